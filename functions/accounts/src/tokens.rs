@@ -1,0 +1,110 @@
+//! Access tokens: `POST|GET /users/{username}/tokens`,
+//! `DELETE /users/{username}/tokens/{id}`. As in Gitea, only the user
+//! signed in with their password (a token cannot mint tokens) or a site
+//! admin may manage a user's tokens.
+
+use lambda_http::http::StatusCode;
+use serde::Deserialize;
+use shared::{
+    Error, Result,
+    accounts::{
+        teams,
+        tokens::{self, NewToken},
+        users::UserRecord,
+        views::AccessToken,
+    },
+    auth::{Via, scope::Scopes},
+    http::{Ctx, Response, paging},
+};
+
+use crate::guard::existing_user;
+
+/// Gitea's `CreateAccessTokenOption`, plus `team` for the deploy API.
+#[derive(Deserialize)]
+struct CreateAccessTokenOption {
+    name: String,
+    #[serde(default)]
+    scopes: Option<Vec<String>>,
+    #[serde(default)]
+    team: Option<String>,
+}
+
+/// The user whose tokens the path names, once the caller may manage them.
+async fn owner_of_tokens(cx: &Ctx) -> Result<UserRecord> {
+    let me = cx.signed_in()?;
+    let name = cx.param("username");
+    let user = if me.user.name.eq_ignore_ascii_case(name) {
+        me.user.clone()
+    } else {
+        existing_user(cx, name).await?
+    };
+    if me.is_site_admin() {
+        return Ok(user);
+    }
+    if me.user.id != user.id {
+        return Err(Error::Forbidden(
+            "only the user themself or a site admin may manage these tokens".into(),
+        ));
+    }
+    match me.via {
+        Via::Password => Ok(user),
+        Via::Token { .. } => Err(Error::Unauthorized(
+            "basic authentication with the user's password is required to manage tokens".into(),
+        )),
+    }
+}
+
+pub async fn create(cx: &Ctx) -> Result<Response> {
+    let user = owner_of_tokens(cx).await?;
+    let body = cx.json::<CreateAccessTokenOption>()?;
+    let name = body.name.trim().to_string();
+    if name.is_empty() || name.chars().count() > 255 {
+        return Err(Error::field("name", "must be 1 to 255 characters"));
+    }
+    let scopes = Scopes::parse(&body.scopes.unwrap_or_default())
+        .map_err(|e| Error::BadRequest(e.to_string()))?;
+    if scopes.is_empty() {
+        return Err(Error::BadRequest("access token must have a scope".into()));
+    }
+    let team = match body
+        .team
+        .map(|t| t.trim().to_string())
+        .filter(|t| !t.is_empty())
+    {
+        None => user.name.clone(),
+        Some(t) if t.eq_ignore_ascii_case(&user.name) => t,
+        Some(t) if teams::is_member(&cx.db, &t, &user.name).await? => t,
+        Some(t) => {
+            return Err(Error::field(
+                "team",
+                format!("{t:?} is neither this user nor an organization the user belongs to"),
+            ));
+        }
+    };
+    let (rec, secret) = tokens::create(&cx.db, &user.name, NewToken { name, scopes, team }).await?;
+    cx.reply(
+        StatusCode::CREATED,
+        &AccessToken::new(&rec, Some(secret), &cx.config),
+    )
+}
+
+pub async fn list(cx: &Ctx) -> Result<Response> {
+    let user = owner_of_tokens(cx).await?;
+    let all = tokens::list(&cx.db, &user.name).await?;
+    let page = paging::Page::from_query(&cx.query, &cx.config);
+    let shown: Vec<AccessToken> = all
+        .iter()
+        .skip(page.offset())
+        .take(page.size as usize)
+        .map(|t| AccessToken::new(t, None, &cx.config))
+        .collect();
+    let mut res = cx.reply(StatusCode::OK, &shown)?;
+    paging::set_headers(&mut res, None, all.len() as u64);
+    Ok(res)
+}
+
+pub async fn delete(cx: &Ctx) -> Result<Response> {
+    let user = owner_of_tokens(cx).await?;
+    tokens::delete(&cx.db, &user.name, cx.param("id")).await?;
+    cx.no_content()
+}

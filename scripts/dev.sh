@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# `make dev`: DynamoDB Local with data kept in .local/data, the table and
+# first admin (bootstrap), then the whole API under `cargo lambda watch` on
+# http://localhost:${PORT:-9000}/api/v1. Ctrl-C stops everything.
+set -euo pipefail
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$ROOT"
+. scripts/lib.sh
+
+PORT="${PORT:-9000}"
+DDB_PORT="${DDB_PORT:-8000}"
+export TABLE_NAME="${TABLE_NAME:-serverless-forge}"
+export DYNAMODB_ENDPOINT="${DYNAMODB_ENDPOINT:-http://127.0.0.1:$DDB_PORT}"
+export ROOT_URL="${ROOT_URL:-http://localhost:$PORT/}"
+
+ensure_cargo_lambda
+scripts/dynamodb-local.sh install
+mkdir -p .local
+
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; }
+trap cleanup EXIT INT TERM
+
+if ! curl -s -o /dev/null "$DYNAMODB_ENDPOINT"; then
+  scripts/dynamodb-local.sh run "$DDB_PORT" "$ROOT/.local/data" >.local/dynamodb.log 2>&1 &
+  pids+=($!)
+  wait_http "$DYNAMODB_ENDPOINT" 60
+fi
+
+# Reuse the token of the first run, so scripts keep working across restarts.
+if [ -z "${BOOTSTRAP_ADMIN_TOKEN:-}" ] && [ -s .local/admin-token ]; then
+  export BOOTSTRAP_ADMIN_TOKEN="$(cat .local/admin-token)"
+fi
+export BOOTSTRAP_TOKEN_FILE="$ROOT/.local/admin-token"
+cargo run --quiet -p shared --bin bootstrap
+[ -n "${BOOTSTRAP_ADMIN_TOKEN:-}" ] && echo "admin token: \$BOOTSTRAP_ADMIN_TOKEN" || true
+
+echo "serving http://localhost:$PORT/api/v1 (Ctrl-C stops)"
+cargo lambda watch --invoke-address 127.0.0.1 --invoke-port "$PORT" --concurrency "${CONCURRENCY:-4}" &
+pids+=($!)
+wait "${pids[-1]}"

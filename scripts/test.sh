@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# `make test`: every test of the workspace against real DynamoDB Local.
+# Starts an in-memory DynamoDB Local on a free port unless DYNAMODB_ENDPOINT
+# is given, builds the function binaries, serves them with
+# `cargo lambda watch` on a free port for the black-box tests, runs
+# `cargo test --workspace`, and stops what it started. Exits non-zero on any
+# failure.
+set -euo pipefail
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$ROOT"
+. scripts/lib.sh
+
+ensure_cargo_lambda
+mkdir -p .local
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; }
+trap cleanup EXIT INT TERM
+
+if [ -z "${DYNAMODB_ENDPOINT:-}" ]; then
+  ddb_port="$(free_port)"
+  scripts/dynamodb-local.sh run "$ddb_port" >.local/dynamodb-test.log 2>&1 &
+  pids+=($!)
+  export DYNAMODB_ENDPOINT="http://127.0.0.1:$ddb_port"
+  wait_http "$DYNAMODB_ENDPOINT" 90
+fi
+
+api_port="$(free_port)"
+export TABLE_NAME="blackbox-$api_port-$(date +%s)"
+export ROOT_URL="http://127.0.0.1:$api_port/"
+export API_URL="http://127.0.0.1:$api_port"
+export BOOTSTRAP_ADMIN_TOKEN="${BOOTSTRAP_ADMIN_TOKEN:-$(python3 -c 'import secrets; print(secrets.token_hex(20))')}"
+export BOOTSTRAP_ADMIN_PASSWORD="${BOOTSTRAP_ADMIN_PASSWORD:-admin-password-$api_port}"
+export RUST_LOG="${RUST_LOG:-warn}"
+
+# One build of everything (tests and function binaries share it).
+cargo build --workspace --all-targets
+cargo run --quiet -p shared --bin bootstrap
+
+cargo lambda watch --invoke-address 127.0.0.1 --invoke-port "$api_port" \
+  --concurrency "${CONCURRENCY:-4}" --ignore-changes >.local/watch-test.log 2>&1 &
+pids+=($!)
+wait_http "$API_URL/api/v1/user" 120
+
+cargo test --workspace "$@"

@@ -1,0 +1,10 @@
+//! Accounts: users, organisations, teams, access tokens and blocks, stored
+//! in the single table and rendered in Gitea's wire format.
+
+pub mod blocks;
+pub mod names;
+pub mod orgs;
+pub mod teams;
+pub mod tokens;
+pub mod users;
+pub mod views;

@@ -1,0 +1,129 @@
+//! Personal access tokens. Three items per token, written and removed in
+//! one transaction: the lookup item keyed by the secret's SHA-256 (what
+//! authentication reads), the listing item under the user, and a guard that
+//! keeps token names unique per user. No item holds the secret.
+
+use serde::{Deserialize, Serialize};
+
+use crate::{
+    Error, Result,
+    auth::{scope::Scopes, token},
+    db::{self, Db, keys},
+    time,
+};
+
+/// What authentication needs, stored under `TOKEN#<sha256>`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Grant {
+    pub id: i64,
+    /// Lower-case name of the owning user.
+    pub user: String,
+    pub scopes: Vec<String>,
+    /// Deploy-API team (an organisation or the user's own namespace).
+    pub team: String,
+}
+
+/// A token as listed under its user (no secret, only its hash).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct TokenRecord {
+    pub id: i64,
+    pub name: String,
+    pub user: String,
+    pub hash: String,
+    pub last_eight: String,
+    pub scopes: Vec<String>,
+    pub team: String,
+    pub created: i64,
+}
+
+/// A validated token request.
+pub struct NewToken {
+    pub name: String,
+    pub scopes: Scopes,
+    pub team: String,
+}
+
+/// Creates a token for `user`; returns the record and the secret, which
+/// exists only in this response.
+pub async fn create(db: &Db, user: &str, new: NewToken) -> Result<(TokenRecord, String)> {
+    let secret = token::generate();
+    let rec = create_with_secret(db, user, new, &secret).await?;
+    Ok((rec, secret))
+}
+
+/// Stores a token whose secret the operator chose (bootstrap's
+/// `BOOTSTRAP_ADMIN_TOKEN`); everything else uses [`create`].
+pub async fn create_with_secret(
+    db: &Db,
+    user: &str,
+    new: NewToken,
+    secret: &str,
+) -> Result<TokenRecord> {
+    let user = user.to_lowercase();
+    let rec = TokenRecord {
+        id: db.next_id("token").await?,
+        name: new.name,
+        user: user.clone(),
+        hash: token::hash(secret),
+        last_eight: token::last_eight(secret),
+        scopes: new.scopes.to_strings(),
+        team: new.team.to_lowercase(),
+        created: time::now(),
+    };
+    let grant = Grant {
+        id: rec.id,
+        user: user.clone(),
+        scopes: rec.scopes.clone(),
+        team: rec.team.clone(),
+    };
+    let mut lookup = db::to_item(&grant)?;
+    lookup.extend(keys::token_hash(&rec.hash));
+    let mut listing = db::to_item(&rec)?;
+    listing.extend(keys::user_token(&user, rec.id));
+    let mut guard = keys::user_token_name(&user, &rec.name);
+    guard.insert("id".into(), db::n(rec.id));
+    let mut tx = db.tx();
+    tx.put_if_absent(lookup)?
+        .put_if_absent(listing)?
+        .put_if_absent(guard)?;
+    db.transact(tx)
+        .await
+        .map_err(|e| match e.failed_condition() {
+            Some(2) => Error::BadRequest("access token name has been used already".into()),
+            _ => e.into(),
+        })?;
+    Ok(rec)
+}
+
+/// The grant behind a secret, if the token exists.
+pub async fn lookup(db: &Db, secret: &str) -> Result<Option<Grant>> {
+    Ok(db.get_as(keys::token_hash(&token::hash(secret))).await?)
+}
+
+/// A user's tokens, oldest first.
+pub async fn list(db: &Db, user: &str) -> Result<Vec<TokenRecord>> {
+    let items = db.query_prefix(&keys::owner_pk(user), "TOKEN#").await?;
+    items
+        .into_iter()
+        .map(|i| db::from_item(i).map_err(Error::from))
+        .collect()
+}
+
+/// Revokes a token named by id or by name (Gitea accepts both).
+pub async fn delete(db: &Db, user: &str, id_or_name: &str) -> Result<()> {
+    let tokens = list(db, user).await?;
+    let found = match id_or_name.parse::<i64>() {
+        Ok(id) => tokens
+            .iter()
+            .find(|t| t.id == id)
+            .or_else(|| tokens.iter().find(|t| t.name == id_or_name)),
+        Err(_) => tokens.iter().find(|t| t.name == id_or_name),
+    }
+    .ok_or_else(|| Error::NotFound(format!("access token does not exist [id: {id_or_name}]")))?;
+    let mut tx = db.tx();
+    tx.delete(keys::token_hash(&found.hash))?
+        .delete(keys::user_token(user, found.id))?
+        .delete(keys::user_token_name(user, &found.name))?;
+    db.transact(tx).await?;
+    Ok(())
+}

@@ -1,0 +1,164 @@
+//! Users and organisations share one record type and one namespace (as in
+//! Gitea): `OWNER#<lower-case name>`, with an e-mail guard item per address.
+
+use serde::{Deserialize, Serialize};
+
+use super::names::{Email, OwnerName, Visibility};
+use crate::{
+    Error, Result,
+    auth::{Caller, password},
+    db::{self, Db, DbError, Tx, keys},
+    time,
+};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OwnerKind {
+    User,
+    Org,
+}
+
+/// A stored user or organisation.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct UserRecord {
+    pub id: i64,
+    /// The name as written at creation (lookups are case-insensitive).
+    pub name: String,
+    pub kind: OwnerKind,
+    #[serde(default)]
+    pub email: String,
+    #[serde(default)]
+    pub full_name: String,
+    /// Argon2id PHC string; never leaves this module's callers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub password_hash: Option<String>,
+    #[serde(default)]
+    pub visibility: Visibility,
+    #[serde(default)]
+    pub is_admin: bool,
+    #[serde(default)]
+    pub restricted: bool,
+    #[serde(default)]
+    pub prohibit_login: bool,
+    #[serde(default)]
+    pub description: String,
+    #[serde(default)]
+    pub website: String,
+    #[serde(default)]
+    pub location: String,
+    /// Organisations: the id of their Owners team.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owners_team: Option<i64>,
+    #[serde(default)]
+    pub repo_admin_change_team_access: bool,
+    pub created: i64,
+}
+
+impl UserRecord {
+    pub fn lower_name(&self) -> String {
+        self.name.to_lowercase()
+    }
+
+    pub fn is_org(&self) -> bool {
+        self.kind == OwnerKind::Org
+    }
+}
+
+/// A validated request to create a user.
+pub struct NewUser {
+    pub name: OwnerName,
+    pub email: Email,
+    pub full_name: String,
+    pub password: Option<String>,
+    pub visibility: Visibility,
+    pub is_admin: bool,
+    pub restricted: bool,
+}
+
+/// Adds the record under its key, written only if the name is free.
+pub(super) fn put_new_owner(tx: &mut Tx, rec: &UserRecord) -> Result<()> {
+    let mut item = db::to_item(rec)?;
+    item.extend(keys::owner(&rec.name));
+    tx.put_if_absent(item)?;
+    Ok(())
+}
+
+/// Adds the e-mail guard item (unique addresses across users).
+fn put_email_guard(tx: &mut Tx, email: &str, owner: &str) -> Result<()> {
+    let mut item = keys::email(email);
+    item.insert("owner".into(), db::s(owner.to_lowercase()));
+    tx.put_if_absent(item)?;
+    Ok(())
+}
+
+/// Maps a failed uniqueness guard to Gitea's 422 texts.
+pub(super) fn taken(e: DbError, name: &str, email: &str) -> Error {
+    match e.failed_condition() {
+        Some(0) => Error::Unprocessable(format!("user already exists [name: {name}]")),
+        Some(1) => Error::Unprocessable(format!("e-mail already in use [email: {email}]")),
+        _ => e.into(),
+    }
+}
+
+pub async fn create(db: &Db, new: NewUser) -> Result<UserRecord> {
+    let password_hash = match &new.password {
+        Some(p) => Some(password::hash(p).map_err(Error::Internal)?),
+        None => None,
+    };
+    let rec = UserRecord {
+        id: db.next_id("owner").await?,
+        name: new.name.to_string(),
+        kind: OwnerKind::User,
+        email: new.email.as_str().to_string(),
+        full_name: new.full_name,
+        password_hash,
+        visibility: new.visibility,
+        is_admin: new.is_admin,
+        restricted: new.restricted,
+        prohibit_login: false,
+        description: String::new(),
+        website: String::new(),
+        location: String::new(),
+        owners_team: None,
+        repo_admin_change_team_access: false,
+        created: time::now(),
+    };
+    let mut tx = db.tx();
+    put_new_owner(&mut tx, &rec)?;
+    put_email_guard(&mut tx, &rec.email, &rec.name)?;
+    db.transact(tx)
+        .await
+        .map_err(|e| taken(e, &rec.name, &rec.email))?;
+    Ok(rec)
+}
+
+/// A user or organisation by name (case-insensitive).
+pub async fn get(db: &Db, name: &str) -> Result<Option<UserRecord>> {
+    Ok(db.get_as(keys::owner(name)).await?)
+}
+
+/// Whether `caller` may see `owner` at all: public to everyone, limited to
+/// signed-in callers, private to the owner, members and site admins. The
+/// membership check is only made when it decides the answer.
+pub async fn visible_to(db: &Db, owner: &UserRecord, caller: &Caller) -> Result<bool> {
+    let Some(me) = caller.principal() else {
+        return Ok(owner.visibility == Visibility::Public);
+    };
+    if owner.visibility != Visibility::Private || me.is_site_admin() || me.user.id == owner.id {
+        return Ok(true);
+    }
+    if owner.is_org() {
+        return super::teams::is_member(db, &owner.name, &me.user.name).await;
+    }
+    Ok(false)
+}
+
+/// A user (not an organisation) that the caller may see, else 404.
+pub async fn find_visible_user(db: &Db, name: &str, caller: &Caller) -> Result<UserRecord> {
+    match get(db, name).await? {
+        Some(u) if u.kind == OwnerKind::User && visible_to(db, &u, caller).await? => Ok(u),
+        _ => Err(Error::NotFound(format!(
+            "user does not exist [name: {name}]"
+        ))),
+    }
+}

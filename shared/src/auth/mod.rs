@@ -1,0 +1,179 @@
+//! Who is calling, and what their credential allows. Credentials are read
+//! by [`credentials`], tokens are checked by hash against the table, and
+//! every route's guard (a Gitea scope category or a Coolify ability) is
+//! checked before its handler runs.
+
+pub mod credentials;
+pub mod password;
+pub mod scope;
+pub mod token;
+
+use lambda_http::http::HeaderMap;
+
+use crate::{
+    Error, Result,
+    accounts::{
+        tokens,
+        users::{self, UserRecord},
+    },
+    db::Db,
+    error::Dialect,
+    http::{Guard, Query},
+};
+use credentials::Credential;
+use scope::{Level, Scopes};
+
+/// How the caller proved who they are.
+#[derive(Clone, Debug)]
+pub enum Via {
+    /// A personal access token; its scopes limit what it may do.
+    Token {
+        id: i64,
+        scopes: Scopes,
+        team: String,
+    },
+    /// User name and password (Basic): not limited by scopes, as in Gitea.
+    Password,
+}
+
+/// A signed-in caller.
+#[derive(Clone, Debug)]
+pub struct Principal {
+    pub user: UserRecord,
+    pub via: Via,
+}
+
+impl Principal {
+    pub fn is_site_admin(&self) -> bool {
+        self.user.is_admin
+    }
+
+    /// Scopes of the token, or `None` for a password login (unrestricted).
+    pub fn scopes(&self) -> Option<&Scopes> {
+        match &self.via {
+            Via::Token { scopes, .. } => Some(scopes),
+            Via::Password => None,
+        }
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+pub enum Caller {
+    #[default]
+    Anonymous,
+    User(Box<Principal>),
+}
+
+impl Caller {
+    pub fn principal(&self) -> Option<&Principal> {
+        match self {
+            Caller::User(p) => Some(p),
+            Caller::Anonymous => None,
+        }
+    }
+}
+
+/// Identifies the caller. No credentials → anonymous (the deploy API then
+/// answers 401); credentials that do not check out → 401 on every route,
+/// public ones included, as Gitea does.
+pub async fn authenticate(
+    db: &Db,
+    headers: &HeaderMap,
+    query: &Query,
+    dialect: Dialect,
+) -> Result<Caller> {
+    let allow_query = dialect == Dialect::Tracker;
+    let Some(credential) = credentials::extract(headers, query, allow_query)? else {
+        return match dialect {
+            Dialect::Tracker => Ok(Caller::Anonymous),
+            Dialect::Deploy => Err(Error::TokenRequired),
+        };
+    };
+    let principal = match credential {
+        Credential::Token(secret) => by_token(db, &secret).await?,
+        Credential::TokenOrPassword { user, password } => match by_token(db, &password).await {
+            Ok(p) => p,
+            Err(Error::BadCredentials) if dialect == Dialect::Tracker => {
+                by_password(db, &user, &password).await?
+            }
+            Err(e) => return Err(e),
+        },
+    };
+    if principal.user.prohibit_login {
+        return Err(Error::Forbidden(
+            "This account is prohibited from signing in, please contact your site administrator."
+                .into(),
+        ));
+    }
+    Ok(Caller::User(Box::new(principal)))
+}
+
+async fn by_token(db: &Db, secret: &str) -> Result<Principal> {
+    let grant = tokens::lookup(db, secret)
+        .await?
+        .ok_or(Error::BadCredentials)?;
+    let user = users::get(db, &grant.user)
+        .await?
+        .ok_or(Error::BadCredentials)?;
+    let scopes = Scopes::parse(&grant.scopes)
+        .map_err(|e| Error::Forbidden(format!("checking scope failed: {e}")))?;
+    Ok(Principal {
+        user,
+        via: Via::Token {
+            id: grant.id,
+            scopes,
+            team: grant.team,
+        },
+    })
+}
+
+async fn by_password(db: &Db, name: &str, password_text: &str) -> Result<Principal> {
+    let user = users::get(db, name).await?.ok_or(Error::BadCredentials)?;
+    match &user.password_hash {
+        Some(hash) if password::verify(password_text, hash) => Ok(Principal {
+            user,
+            via: Via::Password,
+        }),
+        _ => Err(Error::BadCredentials),
+    }
+}
+
+/// Checks a route's guard against the caller's credential.
+pub fn check_guard(caller: &Caller, guard: Guard, method: &str, dialect: Dialect) -> Result<()> {
+    let Some(scopes) = caller.principal().and_then(Principal::scopes) else {
+        // Anonymous callers are judged by the handler; passwords are unscoped.
+        return match (dialect, caller) {
+            (Dialect::Deploy, Caller::Anonymous) => Err(Error::TokenRequired),
+            _ => Ok(()),
+        };
+    };
+    match guard {
+        Guard::Scope(category) => {
+            let level = if matches!(method, "GET" | "HEAD") {
+                Level::Read
+            } else {
+                Level::Write
+            };
+            if scopes.has(category, level) {
+                Ok(())
+            } else {
+                Err(Error::Forbidden(format!(
+                    "token does not have at least one of required scope(s), required=[{}:{}], token scope={}",
+                    level.as_str(),
+                    category.as_str(),
+                    scopes.to_strings().join(",")
+                )))
+            }
+        }
+        Guard::Ability(ability) => {
+            if scopes.can(ability) {
+                Ok(())
+            } else {
+                Err(Error::Forbidden(format!(
+                    "Missing required permissions: {}",
+                    ability.as_str()
+                )))
+            }
+        }
+    }
+}

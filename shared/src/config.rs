@@ -1,0 +1,129 @@
+//! Process configuration, read once from the environment at cold start.
+
+use chrono_tz::Tz;
+use url::Url;
+
+/// Settings shared by every function. Built once per process.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The one DynamoDB table (`TABLE_NAME`).
+    pub table_name: String,
+    /// DynamoDB endpoint override for DynamoDB Local (`DYNAMODB_ENDPOINT`).
+    pub dynamodb_endpoint: Option<String>,
+    /// Public root URL of the service, always ending in `/` (`ROOT_URL`).
+    /// Links, `url` fields and `Link` headers are built from it.
+    pub root_url: Url,
+    /// Time zone responses render times in (`DISPLAY_TIME_ZONE`, default UTC).
+    pub display_tz: Tz,
+    /// Tracker page size when `limit` is absent or 0 (`DEFAULT_PAGE_SIZE`).
+    pub default_page_size: u32,
+    /// Largest tracker page (`MAX_PAGE_SIZE`).
+    pub max_page_size: u32,
+    /// Largest accepted request body in bytes (`MAX_BODY_BYTES`).
+    pub max_body_bytes: usize,
+    /// Domain of the placeholder e-mail shown instead of hidden addresses
+    /// (`NO_REPLY_ADDRESS`, default `noreply.<root host>`).
+    pub no_reply_address: String,
+}
+
+#[derive(Debug, thiserror::Error)]
+#[error("invalid configuration: {name}: {problem}")]
+pub struct ConfigError {
+    pub name: &'static str,
+    pub problem: String,
+}
+
+impl Config {
+    pub fn from_env() -> Result<Self, ConfigError> {
+        Self::from_lookup(|k| std::env::var(k).ok().filter(|v| !v.is_empty()))
+    }
+
+    /// Builds the configuration from any key lookup (tests pass a map).
+    pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<Self, ConfigError> {
+        let mut root = get("ROOT_URL").unwrap_or_else(|| "http://localhost:9000/".into());
+        if !root.ends_with('/') {
+            root.push('/');
+        }
+        let root_url = Url::parse(&root).map_err(|e| ConfigError {
+            name: "ROOT_URL",
+            problem: e.to_string(),
+        })?;
+        let display_tz = match get("DISPLAY_TIME_ZONE") {
+            None => Tz::UTC,
+            Some(name) => name.parse().map_err(|_| ConfigError {
+                name: "DISPLAY_TIME_ZONE",
+                problem: format!("unknown time zone {name:?}"),
+            })?,
+        };
+        let no_reply_address = get("NO_REPLY_ADDRESS")
+            .unwrap_or_else(|| format!("noreply.{}", root_url.host_str().unwrap_or("localhost")));
+        Ok(Self {
+            table_name: get("TABLE_NAME").unwrap_or_else(|| "serverless-forge".into()),
+            dynamodb_endpoint: get("DYNAMODB_ENDPOINT"),
+            root_url,
+            display_tz,
+            default_page_size: number(&get, "DEFAULT_PAGE_SIZE", 30)?,
+            max_page_size: number(&get, "MAX_PAGE_SIZE", 50)?,
+            max_body_bytes: number(&get, "MAX_BODY_BYTES", 1 << 20)?,
+            no_reply_address,
+        })
+    }
+
+    /// `ROOT_URL` joined with a relative path such as `api/swagger`.
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{}", self.root_url, path.trim_start_matches('/'))
+    }
+}
+
+fn number<T: std::str::FromStr>(
+    get: &impl Fn(&str) -> Option<String>,
+    name: &'static str,
+    default: T,
+) -> Result<T, ConfigError> {
+    match get(name) {
+        None => Ok(default),
+        Some(v) => v.parse().map_err(|_| ConfigError {
+            name,
+            problem: format!("{v:?} is not a positive number"),
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn from(pairs: &[(&str, &str)]) -> Result<Config, ConfigError> {
+        let map: HashMap<String, String> = pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        Config::from_lookup(|k| map.get(k).cloned())
+    }
+
+    #[test]
+    fn defaults_are_gitea_like() {
+        let c = from(&[]).unwrap();
+        assert_eq!(c.root_url.as_str(), "http://localhost:9000/");
+        assert_eq!((c.default_page_size, c.max_page_size), (30, 50));
+        assert_eq!(c.display_tz, Tz::UTC);
+        assert_eq!(c.no_reply_address, "noreply.localhost");
+        assert_eq!(c.url("/api/swagger"), "http://localhost:9000/api/swagger");
+    }
+
+    #[test]
+    fn root_url_gets_a_trailing_slash_and_bad_values_are_named() {
+        let c = from(&[
+            ("ROOT_URL", "https://x.example/base"),
+            ("DISPLAY_TIME_ZONE", "Asia/Shanghai"),
+        ])
+        .unwrap();
+        assert_eq!(c.root_url.as_str(), "https://x.example/base/");
+        assert_eq!(c.display_tz, chrono_tz::Asia::Shanghai);
+        let e = from(&[("MAX_PAGE_SIZE", "many")]).unwrap_err();
+        assert_eq!(e.name, "MAX_PAGE_SIZE");
+        let e = from(&[("DISPLAY_TIME_ZONE", "Mars/Base")]).unwrap_err();
+        assert_eq!(e.name, "DISPLAY_TIME_ZONE");
+    }
+}

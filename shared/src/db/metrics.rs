@@ -1,0 +1,52 @@
+//! Per-request accounting of DynamoDB calls and consumed capacity, logged
+//! with each request and read by the benchmarks.
+
+use std::sync::Mutex;
+
+use aws_sdk_dynamodb::types::ConsumedCapacity;
+use serde::Serialize;
+
+#[derive(Debug, Default)]
+pub struct Metrics(Mutex<MetricsSnapshot>);
+
+/// What one request has cost so far.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct MetricsSnapshot {
+    /// DynamoDB calls made (each is one network round trip).
+    pub round_trips: u32,
+    pub read_units: f64,
+    pub write_units: f64,
+    /// Operation names in call order, e.g. `["GetItem", "TransactWriteItems"]`.
+    pub calls: Vec<&'static str>,
+}
+
+impl Metrics {
+    pub(super) fn add(&self, op: &'static str, consumed: Vec<&ConsumedCapacity>) {
+        let mut m = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        m.round_trips += 1;
+        m.calls.push(op);
+        for c in consumed {
+            // DynamoDB Local reports only CapacityUnits; split by operation.
+            let read = c.read_capacity_units();
+            let write = c.write_capacity_units();
+            match (read, write) {
+                (None, None) => {
+                    let units = c.capacity_units().unwrap_or(0.0);
+                    if matches!(op, "GetItem" | "Query" | "BatchGetItem") {
+                        m.read_units += units;
+                    } else {
+                        m.write_units += units;
+                    }
+                }
+                _ => {
+                    m.read_units += read.unwrap_or(0.0);
+                    m.write_units += write.unwrap_or(0.0);
+                }
+            }
+        }
+    }
+
+    pub fn snapshot(&self) -> MetricsSnapshot {
+        self.0.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+}

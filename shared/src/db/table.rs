@@ -1,0 +1,131 @@
+//! The table definition, in one place. Bootstrap creates the table from it,
+//! and a test checks that `template.yaml` declares the same keys and indexes.
+
+use aws_sdk_dynamodb::{
+    Client,
+    types::{
+        AttributeDefinition, BillingMode, GlobalSecondaryIndex, KeySchemaElement, KeyType,
+        Projection, ProjectionType, ScalarAttributeType,
+    },
+};
+
+use super::DbError;
+
+/// A global secondary index: name, partition key and sort key attributes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Index {
+    pub name: &'static str,
+    pub pk: &'static str,
+    pub sk: &'static str,
+}
+
+/// Primary key attributes.
+pub const PK: &str = "pk";
+pub const SK: &str = "sk";
+
+/// Generic, sparse indexes: an item appears in one only when it carries the
+/// index's key attributes. `docs/data-model.md` lists what uses each.
+pub const INDEXES: [Index; 2] = [
+    Index {
+        name: "gsi1",
+        pk: "gsi1pk",
+        sk: "gsi1sk",
+    },
+    Index {
+        name: "gsi2",
+        pk: "gsi2pk",
+        sk: "gsi2sk",
+    },
+];
+
+/// Every key attribute (all strings), as `AttributeDefinitions` lists them.
+pub fn key_attributes() -> Vec<&'static str> {
+    let mut names = vec![PK, SK];
+    for ix in INDEXES {
+        names.extend([ix.pk, ix.sk]);
+    }
+    names
+}
+
+fn key(name: &str, kind: KeyType) -> Result<KeySchemaElement, DbError> {
+    KeySchemaElement::builder()
+        .attribute_name(name)
+        .key_type(kind)
+        .build()
+        .map_err(|e| DbError::Service(e.to_string()))
+}
+
+/// Creates the table (on-demand billing) unless it exists, then waits until
+/// it is active. Returns whether it was created.
+pub async fn create_if_missing(client: &Client, table: &str) -> Result<bool, DbError> {
+    if client
+        .describe_table()
+        .table_name(table)
+        .send()
+        .await
+        .is_ok()
+    {
+        return Ok(false);
+    }
+    let build = |e: aws_sdk_dynamodb::error::BuildError| DbError::Service(e.to_string());
+    let mut req = client
+        .create_table()
+        .table_name(table)
+        .billing_mode(BillingMode::PayPerRequest)
+        .key_schema(key(PK, KeyType::Hash)?)
+        .key_schema(key(SK, KeyType::Range)?);
+    for name in key_attributes() {
+        req = req.attribute_definitions(
+            AttributeDefinition::builder()
+                .attribute_name(name)
+                .attribute_type(ScalarAttributeType::S)
+                .build()
+                .map_err(build)?,
+        );
+    }
+    for ix in INDEXES {
+        req = req.global_secondary_indexes(
+            GlobalSecondaryIndex::builder()
+                .index_name(ix.name)
+                .key_schema(key(ix.pk, KeyType::Hash)?)
+                .key_schema(key(ix.sk, KeyType::Range)?)
+                .projection(
+                    Projection::builder()
+                        .projection_type(ProjectionType::All)
+                        .build(),
+                )
+                .build()
+                .map_err(build)?,
+        );
+    }
+    match req.send().await {
+        Ok(_) => {}
+        // Someone else (a parallel test, a second bootstrap) made it first.
+        Err(e)
+            if e.as_service_error()
+                .is_some_and(|s| s.is_resource_in_use_exception()) => {}
+        Err(e) => {
+            return Err(DbError::Service(
+                aws_sdk_dynamodb::error::DisplayErrorContext(&e).to_string(),
+            ));
+        }
+    }
+    for _ in 0..100 {
+        let out = client
+            .describe_table()
+            .table_name(table)
+            .send()
+            .await
+            .map_err(|e| {
+                DbError::Service(aws_sdk_dynamodb::error::DisplayErrorContext(&e).to_string())
+            })?;
+        let status = out.table().and_then(|t| t.table_status().cloned());
+        if status == Some(aws_sdk_dynamodb::types::TableStatus::Active) {
+            return Ok(true);
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    Err(DbError::Service(format!(
+        "table {table} did not become active"
+    )))
+}

@@ -1,0 +1,124 @@
+//! A TransactWriteItems call under construction: domain code lists its
+//! writes and their conditions, then hands the [`Tx`] to [`Db::transact`].
+//! Failed conditions are reported by position, in the order added.
+//!
+//! [`Db::transact`]: super::Db::transact
+
+use std::sync::Arc;
+
+use aws_sdk_dynamodb::types::{
+    AttributeValue, ConditionCheck, Delete, Put, TransactWriteItem, Update,
+};
+
+use super::{DbError, Item};
+
+#[derive(Clone, Debug)]
+pub struct Tx {
+    table: Arc<str>,
+    pub(super) items: Vec<TransactWriteItem>,
+}
+
+fn built<T>(r: Result<T, aws_sdk_dynamodb::error::BuildError>) -> Result<T, DbError> {
+    r.map_err(|e| DbError::Service(e.to_string()))
+}
+
+impl Tx {
+    pub(super) fn new(table: Arc<str>) -> Self {
+        Self {
+            table,
+            items: Vec::new(),
+        }
+    }
+
+    /// Number of writes so far (the index the next one will have).
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    fn put_with(&mut self, item: Item, condition: Option<&str>) -> Result<&mut Self, DbError> {
+        let p = built(
+            Put::builder()
+                .table_name(&*self.table)
+                .set_item(Some(item))
+                .set_condition_expression(condition.map(str::to_owned))
+                .build(),
+        )?;
+        self.items.push(TransactWriteItem::builder().put(p).build());
+        Ok(self)
+    }
+
+    /// Writes `item`, replacing whatever is there.
+    pub fn put(&mut self, item: Item) -> Result<&mut Self, DbError> {
+        self.put_with(item, None)
+    }
+
+    /// Writes `item` only if nothing has its key yet (uniqueness guards).
+    pub fn put_if_absent(&mut self, item: Item) -> Result<&mut Self, DbError> {
+        self.put_with(item, Some("attribute_not_exists(pk)"))
+    }
+
+    fn delete_with(&mut self, key: Item, condition: Option<&str>) -> Result<&mut Self, DbError> {
+        let d = built(
+            Delete::builder()
+                .table_name(&*self.table)
+                .set_key(Some(key))
+                .set_condition_expression(condition.map(str::to_owned))
+                .build(),
+        )?;
+        self.items
+            .push(TransactWriteItem::builder().delete(d).build());
+        Ok(self)
+    }
+
+    /// Removes the item under `key` (no error if it is gone).
+    pub fn delete(&mut self, key: Item) -> Result<&mut Self, DbError> {
+        self.delete_with(key, None)
+    }
+
+    /// Removes the item under `key`, failing the transaction if it is absent.
+    pub fn delete_existing(&mut self, key: Item) -> Result<&mut Self, DbError> {
+        self.delete_with(key, Some("attribute_exists(pk)"))
+    }
+
+    /// Fails the transaction unless the item under `key` exists.
+    pub fn require(&mut self, key: Item) -> Result<&mut Self, DbError> {
+        let c = built(
+            ConditionCheck::builder()
+                .table_name(&*self.table)
+                .set_key(Some(key))
+                .condition_expression("attribute_exists(pk)")
+                .build(),
+        )?;
+        self.items
+            .push(TransactWriteItem::builder().condition_check(c).build());
+        Ok(self)
+    }
+
+    /// An update expression with values and an optional condition.
+    pub fn update(
+        &mut self,
+        key: Item,
+        expression: &str,
+        values: &[(&str, AttributeValue)],
+        condition: Option<&str>,
+    ) -> Result<&mut Self, DbError> {
+        let mut u = Update::builder()
+            .table_name(&*self.table)
+            .set_key(Some(key))
+            .update_expression(expression)
+            .set_condition_expression(condition.map(str::to_owned));
+        for (name, value) in values {
+            u = u.expression_attribute_values(*name, value.clone());
+        }
+        self.items.push(
+            TransactWriteItem::builder()
+                .update(built(u.build())?)
+                .build(),
+        );
+        Ok(self)
+    }
+}

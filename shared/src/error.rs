@@ -1,0 +1,158 @@
+//! The one error type of the HTTP layer. Domain code returns these; each
+//! API renders them in its own dialect in exactly one place
+//! ([`Error::into_response`]): the tracker speaks Gitea's
+//! `{"message","url"}`, the deploy API Coolify's `{"message","errors"}`.
+
+use std::collections::BTreeMap;
+
+use lambda_http::http::StatusCode;
+use serde_json::{Value, json};
+
+use crate::{Config, db::DbError, http::response};
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Which API's error bodies and status conventions to use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    /// Gitea-compatible tracker and account routes.
+    Tracker,
+    /// Coolify-compatible deploy routes.
+    Deploy,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("{0}")]
+    BadRequest(String),
+    /// No credentials where they are required.
+    #[error("token is required")]
+    TokenRequired,
+    /// Credentials were sent but are not valid.
+    #[error("invalid username, password or token")]
+    BadCredentials,
+    /// Signed in, but not in a way this route accepts.
+    #[error("{0}")]
+    Unauthorized(String),
+    #[error("{0}")]
+    Forbidden(String),
+    /// A 403 whose body is empty (Gitea's EditIssue does this).
+    #[error("forbidden")]
+    ForbiddenEmpty,
+    #[error("{0}")]
+    NotFound(String),
+    #[error("{0}")]
+    Conflict(String),
+    #[error("{0}")]
+    PreconditionFailed(String),
+    #[error("request body is larger than {0} bytes")]
+    PayloadTooLarge(usize),
+    #[error("{0}")]
+    UnsupportedMediaType(String),
+    #[error("{0}")]
+    Unprocessable(String),
+    #[error("{0}")]
+    Locked(String),
+    /// Field-level validation failures (deploy 400, tracker 422).
+    #[error("validation failed: {0:?}")]
+    Validation(BTreeMap<String, Vec<String>>),
+    /// Our fault: logged in full, shown to the client only as a request id.
+    #[error("internal error: {0}")]
+    Internal(String),
+    /// Transient (throttling, repeated transaction conflicts): retry later.
+    #[error("service busy: {0}")]
+    Unavailable(String),
+}
+
+impl From<DbError> for Error {
+    fn from(e: DbError) -> Self {
+        match e {
+            DbError::Throttled(_) | DbError::TransactionConflict => {
+                Error::Unavailable(e.to_string())
+            }
+            other => Error::Internal(other.to_string()),
+        }
+    }
+}
+
+impl Error {
+    pub fn not_found() -> Self {
+        Error::NotFound("not found".into())
+    }
+
+    /// A validation error on one field.
+    pub fn field(field: &str, message: impl Into<String>) -> Self {
+        Error::Validation(BTreeMap::from([(field.to_string(), vec![message.into()])]))
+    }
+
+    pub fn status(&self, dialect: Dialect) -> StatusCode {
+        use Dialect::*;
+        match (self, dialect) {
+            (Error::BadRequest(_), _) => StatusCode::BAD_REQUEST,
+            (Error::TokenRequired | Error::BadCredentials | Error::Unauthorized(_), _) => {
+                StatusCode::UNAUTHORIZED
+            }
+            (Error::Forbidden(_) | Error::ForbiddenEmpty, _) => StatusCode::FORBIDDEN,
+            (Error::NotFound(_), _) => StatusCode::NOT_FOUND,
+            (Error::Conflict(_), _) => StatusCode::CONFLICT,
+            (Error::PreconditionFailed(_), _) => StatusCode::PRECONDITION_FAILED,
+            (Error::PayloadTooLarge(_), _) => StatusCode::PAYLOAD_TOO_LARGE,
+            // Coolify answers every malformed request with 400.
+            (Error::UnsupportedMediaType(_), Deploy) => StatusCode::BAD_REQUEST,
+            (Error::UnsupportedMediaType(_), Tracker) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            (Error::Unprocessable(_), Tracker) => StatusCode::UNPROCESSABLE_ENTITY,
+            (Error::Unprocessable(_), Deploy) => StatusCode::BAD_REQUEST,
+            (Error::Validation(_), Tracker) => StatusCode::UNPROCESSABLE_ENTITY,
+            (Error::Validation(_), Deploy) => StatusCode::BAD_REQUEST,
+            (Error::Locked(_), _) => StatusCode::LOCKED,
+            (Error::Internal(_), _) => StatusCode::INTERNAL_SERVER_ERROR,
+            (Error::Unavailable(_), _) => StatusCode::SERVICE_UNAVAILABLE,
+        }
+    }
+
+    /// The response a client sees. Internal details stay in the log; the
+    /// body names the request id so an operator can find them.
+    pub fn into_response(
+        self,
+        dialect: Dialect,
+        config: &Config,
+        request_id: &str,
+    ) -> response::Response {
+        let status = self.status(dialect);
+        if matches!(self, Error::ForbiddenEmpty) {
+            return response::empty(status);
+        }
+        let message = match &self {
+            Error::Internal(_) => format!("internal error; request id {request_id}"),
+            Error::Unavailable(_) => {
+                format!("service busy, retry the request; request id {request_id}")
+            }
+            Error::Validation(_) if dialect == Dialect::Deploy => "Validation failed.".into(),
+            Error::Validation(fields) => fields
+                .iter()
+                .map(|(k, v)| format!("{k}: {}", v.join(" ")))
+                .collect::<Vec<_>>()
+                .join("; "),
+            Error::TokenRequired | Error::BadCredentials | Error::Unauthorized(_)
+                if dialect == Dialect::Deploy =>
+            {
+                "Unauthenticated.".into()
+            }
+            other => other.to_string(),
+        };
+        let body = match dialect {
+            Dialect::Tracker => {
+                let mut body = json!({"message": message, "url": config.url("api/swagger")});
+                if status == StatusCode::NOT_FOUND {
+                    body["errors"] = Value::Null;
+                }
+                body
+            }
+            Dialect::Deploy => match self {
+                Error::Validation(fields) => json!({"message": message, "errors": fields}),
+                _ => json!({"message": message}),
+            },
+        };
+        response::json(dialect, status, &body)
+    }
+}

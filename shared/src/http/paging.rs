@@ -1,0 +1,161 @@
+//! Gitea paging: `page` (1-based) and `limit` query parameters, the
+//! `X-Total-Count` header and the `Link` header, built exactly as Gitea's
+//! `genAPILinks` does (keys sorted, entries joined by `,`).
+
+use lambda_http::http::HeaderValue;
+
+use super::{Query, Response};
+use crate::Config;
+
+/// A requested page after Gitea's clamping.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Page {
+    /// 1-based page number.
+    pub page: u32,
+    /// Items per page.
+    pub size: u32,
+}
+
+impl Page {
+    /// `page` below 1 or unparsable → 1; `limit` 0, absent or unparsable →
+    /// the default; above the maximum → the maximum.
+    pub fn from_query(query: &Query, config: &Config) -> Self {
+        let number = |name| {
+            query
+                .get(name)
+                .and_then(|v| v.trim().parse::<i64>().ok())
+                .unwrap_or(0)
+        };
+        let page = number("page").clamp(1, u32::MAX as i64) as u32;
+        let limit = number("limit");
+        let size = if limit <= 0 {
+            config.default_page_size
+        } else {
+            limit.min(config.max_page_size as i64) as u32
+        };
+        Self { page, size }
+    }
+
+    /// Items to skip before this page.
+    pub fn offset(&self) -> usize {
+        (self.page as usize - 1) * self.size as usize
+    }
+}
+
+/// The `Link` header value for `total` items, or `None` when there is no
+/// other page to point at.
+pub fn link_header(
+    config: &Config,
+    path: &str,
+    query: &Query,
+    total: u64,
+    page: Page,
+) -> Option<String> {
+    let size = page.size.max(1) as u64;
+    let total_pages = total.div_ceil(size);
+    let current = (page.page as u64).min(total_pages).max(1);
+    let link = |n: u64, rel: &str| {
+        let mut pairs: Vec<(&str, String)> = query
+            .pairs()
+            .iter()
+            .filter(|(k, _)| k != "page")
+            .map(|(k, v)| (k.as_str(), v.clone()))
+            .collect();
+        pairs.push(("page", n.to_string()));
+        // Go's url.Values.Encode sorts by key and keeps the order of values.
+        pairs.sort_by(|a, b| a.0.cmp(b.0));
+        let qs = url::form_urlencoded::Serializer::new(String::new())
+            .extend_pairs(pairs)
+            .finish();
+        format!("<{}?{qs}>; rel=\"{rel}\"", config.url(path))
+    };
+    let mut links = Vec::new();
+    if current * size < total {
+        links.push(link(current + 1, "next"));
+        links.push(link(total_pages, "last"));
+    }
+    if current != 1 {
+        links.push(link(1, "first"));
+    }
+    if current > 1 {
+        links.push(link(current - 1, "prev"));
+    }
+    (!links.is_empty()).then(|| links.join(","))
+}
+
+/// Sets `X-Total-Count`, `Link` and the CORS exposure of both.
+pub fn set_headers(res: &mut Response, link: Option<String>, total: u64) {
+    let headers = res.headers_mut();
+    let mut exposed = Vec::new();
+    if let Some(link) = link.and_then(|l| HeaderValue::from_str(&l).ok()) {
+        headers.insert("link", link);
+        exposed.push("Link");
+    }
+    headers.insert("x-total-count", HeaderValue::from(total));
+    exposed.push("X-Total-Count");
+    if let Ok(v) = HeaderValue::from_str(&exposed.join(", ")) {
+        headers.insert("access-control-expose-headers", v);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cfg() -> Config {
+        Config::from_lookup(|k| (k == "ROOT_URL").then(|| "http://localhost:3000/".to_string()))
+            .unwrap()
+    }
+
+    const PATH: &str = "/api/v1/repos/jerrykan/example-repo/issues";
+    const BASE: &str = "http://localhost:3000/api/v1/repos/jerrykan/example-repo/issues";
+
+    #[test]
+    fn middle_page_has_all_four_links_in_gitea_order() {
+        let q = Query::parse(Some("state=all&page=2"));
+        let link = link_header(&cfg(), PATH, &q, 100, Page { page: 2, size: 20 }).unwrap();
+        assert_eq!(
+            link,
+            format!(
+                "<{BASE}?page=3&state=all>; rel=\"next\",<{BASE}?page=5&state=all>; rel=\"last\",<{BASE}?page=1&state=all>; rel=\"first\",<{BASE}?page=1&state=all>; rel=\"prev\""
+            )
+        );
+    }
+
+    #[test]
+    fn first_last_and_past_the_end() {
+        let q = Query::parse(Some("state=all"));
+        let first = link_header(&cfg(), PATH, &q, 100, Page { page: 1, size: 20 }).unwrap();
+        assert_eq!(first.matches("rel=").count(), 2);
+        assert!(first.contains("rel=\"next\"") && first.contains("rel=\"last\""));
+        for page in [5, 9] {
+            let last = link_header(&cfg(), PATH, &q, 100, Page { page, size: 20 }).unwrap();
+            assert_eq!(
+                last,
+                format!(
+                    "<{BASE}?page=1&state=all>; rel=\"first\",<{BASE}?page=4&state=all>; rel=\"prev\""
+                )
+            );
+        }
+        assert_eq!(
+            link_header(&cfg(), PATH, &q, 0, Page { page: 1, size: 20 }),
+            None
+        );
+        assert_eq!(
+            link_header(&cfg(), PATH, &q, 20, Page { page: 1, size: 20 }),
+            None
+        );
+    }
+
+    #[test]
+    fn clamps_page_and_limit() {
+        let c = cfg();
+        let p = |qs| Page::from_query(&Query::parse(Some(qs)), &c);
+        assert_eq!(p(""), Page { page: 1, size: 30 });
+        assert_eq!(p("page=0&limit=0"), Page { page: 1, size: 30 });
+        assert_eq!(p("page=-3&limit=500"), Page { page: 1, size: 50 });
+        assert_eq!(p("page=x&limit=y"), Page { page: 1, size: 30 });
+        assert_eq!(p("page=3&limit=7"), Page { page: 3, size: 7 });
+        assert_eq!(p("page=3&limit=7").offset(), 14);
+    }
+}

@@ -1,0 +1,130 @@
+//! What a handler sees of a request: path parameters, query, headers, the
+//! raw body with typed JSON decoding, the caller, and a per-request `Db`.
+
+use std::sync::Arc;
+
+use lambda_http::http::{HeaderMap, Method, StatusCode};
+use serde::{Serialize, de::DeserializeOwned};
+
+use super::{Response, response};
+use crate::{Config, Error, Result, auth::Caller, db::Db, error::Dialect};
+
+/// Decoded query string, in the order the client sent it.
+#[derive(Clone, Debug, Default)]
+pub struct Query(Vec<(String, String)>);
+
+impl Query {
+    pub fn parse(raw: Option<&str>) -> Self {
+        Self(
+            url::form_urlencoded::parse(raw.unwrap_or("").as_bytes())
+                .map(|(k, v)| (k.into_owned(), v.into_owned()))
+                .collect(),
+        )
+    }
+
+    /// The first value of `name`.
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.0
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    pub fn pairs(&self) -> &[(String, String)] {
+        &self.0
+    }
+}
+
+/// The request context handed to every handler.
+pub struct Ctx {
+    pub config: Arc<Config>,
+    pub db: Db,
+    pub dialect: Dialect,
+    pub method: Method,
+    /// The path as the client sent it (no query).
+    pub path: String,
+    pub params: Vec<(String, String)>,
+    pub query: Query,
+    pub headers: HeaderMap,
+    pub body: Vec<u8>,
+    pub request_id: String,
+    pub caller: Caller,
+}
+
+impl Ctx {
+    /// A path parameter; routes guarantee the name exists.
+    pub fn param(&self, name: &str) -> &str {
+        self.params
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+            .unwrap_or("")
+    }
+
+    /// A numeric path parameter (ids, issue numbers): 404 when it is not a
+    /// number, as no such object can exist.
+    pub fn id_param(&self, name: &str) -> Result<i64> {
+        self.param(name).parse().map_err(|_| {
+            Error::NotFound(format!(
+                "{name} must be a number, got {:?}",
+                self.param(name)
+            ))
+        })
+    }
+
+    /// Rejects bodies that say they are not JSON. A missing content type is
+    /// taken as JSON, since many clients leave it out.
+    fn check_json_content_type(&self) -> Result<()> {
+        let Some(ct) = self.headers.get("content-type") else {
+            return Ok(());
+        };
+        let ct = ct.to_str().unwrap_or("").to_ascii_lowercase();
+        let mime = ct.split(';').next().unwrap_or("").trim();
+        if mime == "application/json" || mime.ends_with("+json") || mime.is_empty() {
+            Ok(())
+        } else {
+            Err(Error::UnsupportedMediaType(format!(
+                "Content-Type must be application/json, got {mime:?}"
+            )))
+        }
+    }
+
+    /// Decodes the JSON body into `T`. Errors name the offending field and
+    /// what was expected (`email: invalid type: integer, expected a string`).
+    pub fn json<T: DeserializeOwned>(&self) -> Result<T> {
+        self.check_json_content_type()?;
+        if self.body.iter().all(u8::is_ascii_whitespace) {
+            return Err(Error::Unprocessable(
+                "request body is required: send a JSON object".into(),
+            ));
+        }
+        let de = &mut serde_json::Deserializer::from_slice(&self.body);
+        serde_path_to_error::deserialize(de).map_err(|e| {
+            let path = e.path().to_string();
+            let inner = e.into_inner();
+            let what = if inner.is_syntax() || inner.is_eof() {
+                format!("malformed JSON: {inner}")
+            } else if path == "." {
+                inner.to_string()
+            } else {
+                format!("{path}: {inner}")
+            };
+            Error::Unprocessable(what)
+        })
+    }
+
+    /// A JSON response in this API's dialect.
+    pub fn reply(&self, status: StatusCode, value: &impl Serialize) -> Result<Response> {
+        Ok(response::json(self.dialect, status, value))
+    }
+
+    /// 204 No Content.
+    pub fn no_content(&self) -> Result<Response> {
+        Ok(response::empty(StatusCode::NO_CONTENT))
+    }
+
+    /// The caller, who must be signed in (401 "token is required" otherwise).
+    pub fn signed_in(&self) -> Result<&crate::auth::Principal> {
+        self.caller.principal().ok_or(Error::TokenRequired)
+    }
+}

@@ -1,0 +1,250 @@
+//! Routing and the request lifecycle. Each function declares its routes
+//! with [`routes!`](crate::routes); [`handle`] then matches the path,
+//! enforces the body limit, authenticates, checks the route's scope or
+//! ability, calls the handler, renders errors in the API's dialect and logs
+//! one line with the request's DynamoDB cost.
+
+use std::{future::Future, pin::Pin, sync::Arc, time::Instant};
+
+use lambda_http::{Body, Request, RequestExt, http::HeaderValue};
+
+use super::{Ctx, Query, Response};
+use crate::{
+    Config, Error, Result,
+    auth::{
+        self, Caller,
+        scope::{Ability, Category},
+    },
+    db::{self, Db},
+    error::Dialect,
+};
+
+pub type BoxFuture<'a> = Pin<Box<dyn Future<Output = Result<Response>> + Send + 'a>>;
+
+/// What a route demands of a token before its handler runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Guard {
+    /// Gitea scope category; GET needs `read:<c>`, other methods `write:<c>`.
+    Scope(Category),
+    /// Coolify ability (`root` passes every one).
+    Ability(Ability),
+}
+
+/// One entry of a function's route table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Route {
+    pub method: &'static str,
+    /// Path template in API Gateway syntax (`/api/v1/users/{username}`).
+    pub path: &'static str,
+    pub guard: Guard,
+}
+
+/// What `routes!` generates for a function.
+pub trait Service: Send + Sync + 'static {
+    const DIALECT: Dialect;
+    fn routes() -> &'static [Route];
+    fn router() -> &'static PathRouter;
+    fn call(index: usize, cx: &Ctx) -> BoxFuture<'_>;
+}
+
+/// Path matcher over a route table (methods resolved after the path).
+pub struct PathRouter(matchit::Router<Vec<(&'static str, usize)>>);
+
+impl PathRouter {
+    pub fn new(routes: &'static [Route]) -> Self {
+        let mut by_path: Vec<(&str, Vec<(&'static str, usize)>)> = Vec::new();
+        for (i, r) in routes.iter().enumerate() {
+            match by_path.iter_mut().find(|(p, _)| *p == r.path) {
+                Some((_, methods)) => methods.push((r.method, i)),
+                None => by_path.push((r.path, vec![(r.method, i)])),
+            }
+        }
+        let mut router = matchit::Router::new();
+        for (path, methods) in by_path {
+            // The route table is static; a conflict is a programming error
+            // caught by every test of the function.
+            router
+                .insert(path, methods)
+                .expect("route table paths must not conflict");
+        }
+        Self(router)
+    }
+
+    /// The matched route index and decoded path parameters.
+    fn find(&self, method: &str, path: &str) -> Result<(usize, Vec<(String, String)>)> {
+        let m = self.0.at(path).map_err(|_| Error::not_found())?;
+        let index = m
+            .value
+            .iter()
+            .find(|(meth, _)| *meth == method)
+            .map(|(_, i)| *i)
+            .ok_or_else(Error::not_found)?;
+        let params = m
+            .params
+            .iter()
+            .map(|(k, v)| {
+                let decoded = percent_encoding::percent_decode_str(v)
+                    .decode_utf8_lossy()
+                    .into_owned();
+                (k.to_string(), decoded)
+            })
+            .collect();
+        Ok((index, params))
+    }
+}
+
+/// Declares a function's routes: `METHOD "path" guard => handler;` lines.
+/// Generates `ROUTES` and the `Api` service that dispatches to them.
+#[macro_export]
+macro_rules! routes {
+    (dialect: $dialect:ident; $($method:ident $path:literal $guard:expr => $handler:path;)*) => {
+        /// Every route this function serves (template.yaml and the local
+        /// router must list the same, a test checks).
+        pub const ROUTES: &[$crate::http::Route] = &[
+            $($crate::http::Route { method: stringify!($method), path: $path, guard: $guard },)*
+        ];
+
+        /// The function's request dispatcher.
+        pub struct Api;
+
+        static ROUTER: std::sync::OnceLock<$crate::http::PathRouter> = std::sync::OnceLock::new();
+
+        impl $crate::http::Service for Api {
+            const DIALECT: $crate::error::Dialect = $crate::error::Dialect::$dialect;
+            fn routes() -> &'static [$crate::http::Route] {
+                ROUTES
+            }
+            fn router() -> &'static $crate::http::PathRouter {
+                ROUTER.get_or_init(|| $crate::http::PathRouter::new(ROUTES))
+            }
+            fn call(index: usize, cx: &$crate::http::Ctx) -> $crate::http::BoxFuture<'_> {
+                let handlers: &[for<'a> fn(&'a $crate::http::Ctx) -> $crate::http::BoxFuture<'a>] =
+                    &[$(|cx| Box::pin($handler(cx)),)*];
+                handlers[index](cx)
+            }
+        }
+    };
+}
+
+/// What lives for the whole process: configuration and the DynamoDB client.
+#[derive(Clone)]
+pub struct App {
+    pub config: Arc<Config>,
+    pub db: Db,
+}
+
+impl App {
+    pub async fn new(config: Config) -> Self {
+        let client = db::connect(&config).await;
+        let db = Db::new(client, config.table_name.clone());
+        Self {
+            config: Arc::new(config),
+            db,
+        }
+    }
+}
+
+/// Handles one request end to end. Never fails: every error becomes a
+/// response in the service's dialect.
+pub async fn handle<S: Service>(app: &App, req: Request) -> Response {
+    let started = Instant::now();
+    let request_id = req
+        .lambda_context_ref()
+        .map(|c| c.request_id.clone())
+        .filter(|id| !id.is_empty())
+        .unwrap_or_else(|| format!("local-{:016x}", rand::random::<u64>()));
+    let method = req.method().as_str().to_owned();
+    let path = req.uri().path().to_owned();
+    let db = app.db.for_request();
+
+    let (route, user, result) = match prepare::<S>(app, req, db.clone(), &request_id).await {
+        Ok((index, cx)) => {
+            let route = S::routes()[index].path;
+            let user = cx.caller.principal().map(|p| p.user.name.clone());
+            (route, user, S::call(index, &cx).await)
+        }
+        Err(e) => ("", None, Err(e)),
+    };
+
+    let mut res = match result {
+        Ok(res) => res,
+        Err(e) => {
+            if e.status(S::DIALECT).is_server_error() {
+                tracing::error!(request_id, error = %e, "request failed");
+            }
+            e.into_response(S::DIALECT, &app.config, &request_id)
+        }
+    };
+    if let Ok(v) = HeaderValue::from_str(&request_id) {
+        res.headers_mut().insert("x-request-id", v);
+    }
+    let cost = db.metrics();
+    tracing::info!(
+        request_id,
+        method,
+        path,
+        route,
+        user,
+        status = res.status().as_u16(),
+        latency_ms = started.elapsed().as_millis() as u64,
+        db_round_trips = cost.round_trips,
+        db_read_units = cost.read_units,
+        db_write_units = cost.write_units,
+        db_calls = ?cost.calls,
+        "request"
+    );
+    res
+}
+
+/// Everything before the handler: route match, body limit, credentials,
+/// the route's guard.
+async fn prepare<S: Service>(
+    app: &App,
+    req: Request,
+    db: Db,
+    request_id: &str,
+) -> Result<(usize, Ctx)> {
+    let (index, params) = S::router().find(req.method().as_str(), req.uri().path())?;
+    let route = S::routes()[index];
+    let query = Query::parse(req.uri().query());
+    let (parts, body) = req.into_parts();
+    let body = match body {
+        Body::Empty => Vec::new(),
+        Body::Text(t) => t.into_bytes(),
+        Body::Binary(b) => b,
+        _ => Vec::new(),
+    };
+    if body.len() > app.config.max_body_bytes {
+        return Err(Error::PayloadTooLarge(app.config.max_body_bytes));
+    }
+    let caller = auth::authenticate(&db, &parts.headers, &query, S::DIALECT).await?;
+    let mut cx = Ctx {
+        config: app.config.clone(),
+        db,
+        dialect: S::DIALECT,
+        method: parts.method,
+        path: parts.uri.path().to_owned(),
+        params,
+        query,
+        headers: parts.headers,
+        body,
+        request_id: request_id.to_owned(),
+        caller: Caller::Anonymous,
+    };
+    auth::check_guard(&caller, route.guard, cx.method.as_str(), S::DIALECT)?;
+    cx.caller = caller;
+    Ok((index, cx))
+}
+
+/// The Lambda entry point of a function: JSON logs, configuration and the
+/// DynamoDB client once per cold start, then one [`handle`] per event.
+pub async fn run<S: Service>() -> std::result::Result<(), lambda_http::Error> {
+    crate::telemetry::init();
+    let config = Config::from_env()?;
+    // Lives as long as the process, like the Lambda execution environment.
+    let app: &'static App = Box::leak(Box::new(App::new(config).await));
+    lambda_http::run(lambda_http::service_fn(move |req: Request| async move {
+        Ok::<_, std::convert::Infallible>(handle::<S>(app, req).await)
+    }))
+    .await
+}

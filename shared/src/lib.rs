@@ -1,0 +1,16 @@
+//! Everything the Lambda functions share: configuration, the DynamoDB
+//! access layer (with per-request accounting), authentication, HTTP request
+//! parsing and response building, both error dialects, and the domain
+//! services. Functions only route requests to handlers that call into here.
+
+pub mod accounts;
+pub mod auth;
+pub mod config;
+pub mod db;
+pub mod error;
+pub mod http;
+pub mod telemetry;
+pub mod time;
+
+pub use config::Config;
+pub use error::{Error, Result};
