@@ -13,6 +13,9 @@ pub struct Config {
     /// Public root URL of the service, always ending in `/` (`ROOT_URL`).
     /// Links, `url` fields and `Link` headers are built from it.
     pub root_url: Url,
+    /// Whether `ROOT_URL` was set; if not, each request's `Host` (and
+    /// `X-Forwarded-Proto`) decides, so a fresh deployment links to itself.
+    pub root_url_fixed: bool,
     /// Time zone responses render times in (`DISPLAY_TIME_ZONE`, default UTC).
     pub display_tz: Tz,
     /// Tracker page size when `limit` is absent or 0 (`DEFAULT_PAGE_SIZE`).
@@ -40,6 +43,7 @@ impl Config {
 
     /// Builds the configuration from any key lookup (tests pass a map).
     pub fn from_lookup(get: impl Fn(&str) -> Option<String>) -> Result<Self, ConfigError> {
+        let root_url_fixed = get("ROOT_URL").is_some();
         let mut root = get("ROOT_URL").unwrap_or_else(|| "http://localhost:9000/".into());
         if !root.ends_with('/') {
             root.push('/');
@@ -61,12 +65,25 @@ impl Config {
             table_name: get("TABLE_NAME").unwrap_or_else(|| "serverless-forge".into()),
             dynamodb_endpoint: get("DYNAMODB_ENDPOINT"),
             root_url,
+            root_url_fixed,
             display_tz,
             default_page_size: number(&get, "DEFAULT_PAGE_SIZE", 30)?,
             max_page_size: number(&get, "MAX_PAGE_SIZE", 50)?,
             max_body_bytes: number(&get, "MAX_BODY_BYTES", 1 << 20)?,
             no_reply_address,
         })
+    }
+
+    /// The configuration for one request: unchanged when `ROOT_URL` is set,
+    /// otherwise with the root taken from the request's host.
+    pub fn for_host(self: &std::sync::Arc<Self>, host: Option<&str>, proto: Option<&str>) -> std::sync::Arc<Self> {
+        let derived = host
+            .filter(|_| !self.root_url_fixed)
+            .and_then(|h| Url::parse(&format!("{}://{h}/", proto.unwrap_or("http"))).ok());
+        match derived {
+            Some(root_url) => std::sync::Arc::new(Self { root_url, ..(**self).clone() }),
+            None => self.clone(),
+        }
     }
 
     /// `ROOT_URL` joined with a relative path such as `api/swagger`.
@@ -110,6 +127,16 @@ mod tests {
         assert_eq!(c.display_tz, Tz::UTC);
         assert_eq!(c.no_reply_address, "noreply.localhost");
         assert_eq!(c.url("/api/swagger"), "http://localhost:9000/api/swagger");
+    }
+
+    #[test]
+    fn root_url_follows_the_host_unless_configured() {
+        let open = std::sync::Arc::new(from(&[]).unwrap());
+        let r = open.for_host(Some("abc.execute-api.us-east-1.amazonaws.com"), Some("https"));
+        assert_eq!(r.root_url.as_str(), "https://abc.execute-api.us-east-1.amazonaws.com/");
+        assert_eq!(open.for_host(None, None).root_url.as_str(), "http://localhost:9000/");
+        let fixed = std::sync::Arc::new(from(&[("ROOT_URL", "https://forge.example/")]).unwrap());
+        assert_eq!(fixed.for_host(Some("evil.example"), None).root_url.as_str(), "https://forge.example/");
     }
 
     #[test]

@@ -10,6 +10,8 @@ pub mod db;
 pub mod error;
 pub mod http;
 pub mod telemetry;
+#[cfg(feature = "testing")]
+pub mod testing;
 pub mod time;
 
 pub use config::Config;

@@ -13,7 +13,7 @@ use shared::{
         users::UserRecord,
         views::Team,
     },
-    http::{Ctx, Response},
+    http::{Ctx, Response, paging},
 };
 
 use crate::guard::{existing_user, require_member, require_owner, visible_org};
@@ -54,9 +54,10 @@ pub async fn list(cx: &Ctx) -> Result<Response> {
     let org = visible_org(cx, cx.param("org")).await?;
     require_member(cx, &org).await?;
     let all = teams::list(&cx.db, &org.name).await?;
-    let body: Vec<Team> = all.iter().map(|t| Team::new(t, Some(&org))).collect();
+    let page = paging::Page::from_query(&cx.query, &cx.config);
+    let body: Vec<Team> = page.slice(&all).iter().map(|t| Team::new(t, Some(&org))).collect();
     let mut res = cx.reply(StatusCode::OK, &body)?;
-    shared::http::paging::set_headers(&mut res, None, all.len() as u64);
+    paging::set_headers(&mut res, None, all.len() as u64);
     Ok(res)
 }
 

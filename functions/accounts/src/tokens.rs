@@ -92,10 +92,9 @@ pub async fn list(cx: &Ctx) -> Result<Response> {
     let user = owner_of_tokens(cx).await?;
     let all = tokens::list(&cx.db, &user.name).await?;
     let page = paging::Page::from_query(&cx.query, &cx.config);
-    let shown: Vec<AccessToken> = all
+    let shown: Vec<AccessToken> = page
+        .slice(&all)
         .iter()
-        .skip(page.offset())
-        .take(page.size as usize)
         .map(|t| AccessToken::new(t, None, &cx.config))
         .collect();
     let mut res = cx.reply(StatusCode::OK, &shown)?;

@@ -40,6 +40,13 @@ impl Page {
     pub fn offset(&self) -> usize {
         (self.page as usize - 1) * self.size as usize
     }
+
+    /// This page of an in-memory list (small, bounded collections only).
+    pub fn slice<'a, T>(&self, all: &'a [T]) -> &'a [T] {
+        let start = self.offset().min(all.len());
+        let end = (start + self.size as usize).min(all.len());
+        &all[start..end]
+    }
 }
 
 /// The `Link` header value for `total` items, or `None` when there is no

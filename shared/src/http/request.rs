@@ -92,25 +92,25 @@ impl Ctx {
     /// Decodes the JSON body into `T`. Errors name the offending field and
     /// what was expected (`email: invalid type: integer, expected a string`).
     pub fn json<T: DeserializeOwned>(&self) -> Result<T> {
-        self.check_json_content_type()?;
-        if self.body.iter().all(u8::is_ascii_whitespace) {
-            return Err(Error::Unprocessable(
-                "request body is required: send a JSON object".into(),
-            ));
-        }
-        let de = &mut serde_json::Deserializer::from_slice(&self.body);
-        serde_path_to_error::deserialize(de).map_err(|e| {
+        let object = self.json_object()?;
+        serde_path_to_error::deserialize(serde_json::Value::Object(object)).map_err(|e| {
             let path = e.path().to_string();
             let inner = e.into_inner();
-            let what = if inner.is_syntax() || inner.is_eof() {
-                format!("malformed JSON: {inner}")
-            } else if path == "." {
-                inner.to_string()
-            } else {
-                format!("{path}: {inner}")
-            };
-            Error::Unprocessable(what)
+            Error::Unprocessable(if path == "." { inner.to_string() } else { format!("{path}: {inner}") })
         })
+    }
+
+    /// The body as a JSON object (the deploy API checks its keys itself).
+    pub fn json_object(&self) -> Result<serde_json::Map<String, serde_json::Value>> {
+        self.check_json_content_type()?;
+        if self.body.iter().all(u8::is_ascii_whitespace) {
+            return Err(Error::Unprocessable("request body is required: send a JSON object".into()));
+        }
+        match serde_json::from_slice(&self.body) {
+            Ok(serde_json::Value::Object(map)) => Ok(map),
+            Ok(_) => Err(Error::Unprocessable("request body must be a JSON object".into())),
+            Err(e) => Err(Error::Unprocessable(format!("malformed JSON: {e}"))),
+        }
     }
 
     /// A JSON response in this API's dialect.

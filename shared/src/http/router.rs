@@ -156,8 +156,10 @@ pub async fn handle<S: Service>(app: &App, req: Request) -> Response {
     let method = req.method().as_str().to_owned();
     let path = req.uri().path().to_owned();
     let db = app.db.for_request();
+    let header = |name: &str| req.headers().get(name).and_then(|v| v.to_str().ok());
+    let config = app.config.for_host(header("host"), header("x-forwarded-proto"));
 
-    let (route, user, result) = match prepare::<S>(app, req, db.clone(), &request_id).await {
+    let (route, user, result) = match prepare::<S>(&config, req, db.clone(), &request_id).await {
         Ok((index, cx)) => {
             let route = S::routes()[index].path;
             let user = cx.caller.principal().map(|p| p.user.name.clone());
@@ -172,7 +174,7 @@ pub async fn handle<S: Service>(app: &App, req: Request) -> Response {
             if e.status(S::DIALECT).is_server_error() {
                 tracing::error!(request_id, error = %e, "request failed");
             }
-            e.into_response(S::DIALECT, &app.config, &request_id)
+            e.into_response(S::DIALECT, &config, &request_id)
         }
     };
     if let Ok(v) = HeaderValue::from_str(&request_id) {
@@ -199,7 +201,7 @@ pub async fn handle<S: Service>(app: &App, req: Request) -> Response {
 /// Everything before the handler: route match, body limit, credentials,
 /// the route's guard.
 async fn prepare<S: Service>(
-    app: &App,
+    config: &Arc<Config>,
     req: Request,
     db: Db,
     request_id: &str,
@@ -214,12 +216,12 @@ async fn prepare<S: Service>(
         Body::Binary(b) => b,
         _ => Vec::new(),
     };
-    if body.len() > app.config.max_body_bytes {
-        return Err(Error::PayloadTooLarge(app.config.max_body_bytes));
+    if body.len() > config.max_body_bytes {
+        return Err(Error::PayloadTooLarge(config.max_body_bytes));
     }
     let caller = auth::authenticate(&db, &parts.headers, &query, S::DIALECT).await?;
     let mut cx = Ctx {
-        config: app.config.clone(),
+        config: config.clone(),
         db,
         dialect: S::DIALECT,
         method: parts.method,

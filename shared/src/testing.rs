@@ -1,0 +1,95 @@
+//! Test support (feature `testing`): a fresh table on DynamoDB Local per
+//! test, so tests run in parallel without seeing each other, plus request
+//! builders for calling a function's handler in-process.
+
+use lambda_http::{Body, Request, http};
+use serde_json::Value;
+
+use crate::{
+    Config,
+    accounts::{
+        names::{Email, OwnerName, Visibility},
+        tokens::{self, NewToken},
+        users::{self, NewUser, UserRecord},
+    },
+    auth::scope::Scopes,
+    db::table,
+    http::{App, Response},
+};
+
+/// The DynamoDB Local endpoint the tests use (`make test` sets it).
+pub fn endpoint() -> String {
+    std::env::var("DYNAMODB_ENDPOINT")
+        .expect("DYNAMODB_ENDPOINT must point at DynamoDB Local: run the tests with `make test`")
+}
+
+/// An app on a table of its own.
+pub async fn app() -> App {
+    let table = format!("t-{:016x}", rand::random::<u64>());
+    let endpoint = endpoint();
+    let config = Config::from_lookup(|k| match k {
+        "TABLE_NAME" => Some(table.clone()),
+        "DYNAMODB_ENDPOINT" => Some(endpoint.clone()),
+        "ROOT_URL" => Some("http://forge.test/".into()),
+        _ => None,
+    })
+    .expect("test configuration is valid");
+    let app = App::new(config).await;
+    table::create_if_missing(app.db.client(), app.db.table())
+        .await
+        .expect("create test table");
+    app
+}
+
+/// Creates a user straight in the table and a token with `scopes`.
+pub async fn seed_user(app: &App, name: &str, admin: bool, scopes: &[&str]) -> (UserRecord, String) {
+    let user = users::create(
+        &app.db,
+        NewUser {
+            name: OwnerName::parse("username", name).expect("valid test user name"),
+            email: Email::parse("email", &format!("{name}@example.com")).expect("valid e-mail"),
+            full_name: String::new(),
+            password: Some(format!("{name}-password")),
+            visibility: Visibility::Public,
+            is_admin: admin,
+            restricted: false,
+        },
+    )
+    .await
+    .expect("seed user");
+    let new = NewToken {
+        name: "seed".into(),
+        scopes: Scopes::parse(scopes).expect("valid scopes"),
+        team: user.name.clone(),
+    };
+    let (_, secret) = tokens::create(&app.db, &user.name, new).await.expect("seed token");
+    (user, secret)
+}
+
+/// A request as API Gateway would hand it over.
+pub fn request(method: &str, uri: &str, token: Option<&str>, body: Option<&str>) -> Request {
+    let mut b = http::Request::builder().method(method).uri(uri);
+    if let Some(t) = token {
+        b = b.header("authorization", format!("token {t}"));
+    }
+    if body.is_some() {
+        b = b.header("content-type", "application/json");
+    }
+    let body = body.map_or(Body::Empty, |s| Body::Text(s.to_string()));
+    b.body(body).expect("valid test request")
+}
+
+/// Status and JSON body (`Value::Null` when empty).
+pub fn parts(res: &Response) -> (u16, Value) {
+    let bytes: &[u8] = match res.body() {
+        Body::Text(t) => t.as_bytes(),
+        Body::Binary(b) => b,
+        _ => &[],
+    };
+    let value = if bytes.is_empty() {
+        Value::Null
+    } else {
+        serde_json::from_slice(bytes).unwrap_or_else(|_| Value::String(String::from_utf8_lossy(bytes).into()))
+    };
+    (res.status().as_u16(), value)
+}
