@@ -76,12 +76,19 @@ impl Config {
 
     /// The configuration for one request: unchanged when `ROOT_URL` is set,
     /// otherwise with the root taken from the request's host.
-    pub fn for_host(self: &std::sync::Arc<Self>, host: Option<&str>, proto: Option<&str>) -> std::sync::Arc<Self> {
+    pub fn for_host(
+        self: &std::sync::Arc<Self>,
+        host: Option<&str>,
+        proto: Option<&str>,
+    ) -> std::sync::Arc<Self> {
         let derived = host
             .filter(|_| !self.root_url_fixed)
             .and_then(|h| Url::parse(&format!("{}://{h}/", proto.unwrap_or("http"))).ok());
         match derived {
-            Some(root_url) => std::sync::Arc::new(Self { root_url, ..(**self).clone() }),
+            Some(root_url) => std::sync::Arc::new(Self {
+                root_url,
+                ..(**self).clone()
+            }),
             None => self.clone(),
         }
     }
@@ -132,11 +139,23 @@ mod tests {
     #[test]
     fn root_url_follows_the_host_unless_configured() {
         let open = std::sync::Arc::new(from(&[]).unwrap());
-        let r = open.for_host(Some("abc.execute-api.us-east-1.amazonaws.com"), Some("https"));
-        assert_eq!(r.root_url.as_str(), "https://abc.execute-api.us-east-1.amazonaws.com/");
-        assert_eq!(open.for_host(None, None).root_url.as_str(), "http://localhost:9000/");
+        let r = open.for_host(
+            Some("abc.execute-api.us-east-1.amazonaws.com"),
+            Some("https"),
+        );
+        assert_eq!(
+            r.root_url.as_str(),
+            "https://abc.execute-api.us-east-1.amazonaws.com/"
+        );
+        assert_eq!(
+            open.for_host(None, None).root_url.as_str(),
+            "http://localhost:9000/"
+        );
         let fixed = std::sync::Arc::new(from(&[("ROOT_URL", "https://forge.example/")]).unwrap());
-        assert_eq!(fixed.for_host(Some("evil.example"), None).root_url.as_str(), "https://forge.example/");
+        assert_eq!(
+            fixed.for_host(Some("evil.example"), None).root_url.as_str(),
+            "https://forge.example/"
+        );
     }
 
     #[test]

@@ -42,7 +42,12 @@ pub async fn app() -> App {
 }
 
 /// Creates a user straight in the table and a token with `scopes`.
-pub async fn seed_user(app: &App, name: &str, admin: bool, scopes: &[&str]) -> (UserRecord, String) {
+pub async fn seed_user(
+    app: &App,
+    name: &str,
+    admin: bool,
+    scopes: &[&str],
+) -> (UserRecord, String) {
     let user = users::create(
         &app.db,
         NewUser {
@@ -62,7 +67,9 @@ pub async fn seed_user(app: &App, name: &str, admin: bool, scopes: &[&str]) -> (
         scopes: Scopes::parse(scopes).expect("valid scopes"),
         team: user.name.clone(),
     };
-    let (_, secret) = tokens::create(&app.db, &user.name, new).await.expect("seed token");
+    let (_, secret) = tokens::create(&app.db, &user.name, new)
+        .await
+        .expect("seed token");
     (user, secret)
 }
 
@@ -89,7 +96,8 @@ pub fn parts(res: &Response) -> (u16, Value) {
     let value = if bytes.is_empty() {
         Value::Null
     } else {
-        serde_json::from_slice(bytes).unwrap_or_else(|_| Value::String(String::from_utf8_lossy(bytes).into()))
+        serde_json::from_slice(bytes)
+            .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(bytes).into()))
     };
     (res.status().as_u16(), value)
 }

@@ -61,19 +61,37 @@ pub fn unique(prefix: &str) -> String {
 fn rand_u64() -> u64 {
     use std::hash::{BuildHasher, Hasher};
     let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-    h.write_u128(std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default().as_nanos());
+    h.write_u128(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap_or_default()
+            .as_nanos(),
+    );
     h.finish()
 }
 
 impl Api {
     pub fn from_env() -> Self {
-        let base = std::env::var("API_URL").expect("API_URL must name the running API: run the tests with `make test`");
-        let admin_token = std::env::var("BOOTSTRAP_ADMIN_TOKEN").expect("BOOTSTRAP_ADMIN_TOKEN must be the bootstrap admin's token");
-        Self { base: base.trim_end_matches('/').to_string(), admin_token, http: reqwest::Client::new() }
+        let base = std::env::var("API_URL")
+            .expect("API_URL must name the running API: run the tests with `make test`");
+        let admin_token = std::env::var("BOOTSTRAP_ADMIN_TOKEN")
+            .expect("BOOTSTRAP_ADMIN_TOKEN must be the bootstrap admin's token");
+        Self {
+            base: base.trim_end_matches('/').to_string(),
+            admin_token,
+            http: reqwest::Client::new(),
+        }
     }
 
     /// Sends raw bytes with the given content type.
-    pub async fn raw(&self, method: &str, path: &str, auth: Auth<'_>, content_type: Option<&str>, body: Vec<u8>) -> Reply {
+    pub async fn raw(
+        &self,
+        method: &str,
+        path: &str,
+        auth: Auth<'_>,
+        content_type: Option<&str>,
+        body: Vec<u8>,
+    ) -> Reply {
         let mut url = format!("{}{path}", self.base);
         let method = Method::from_bytes(method.as_bytes()).expect("valid method");
         let mut req = self.http.request(method.clone(), "http://placeholder");
@@ -81,33 +99,66 @@ impl Api {
             Auth::None => {}
             Auth::Token(t) => req = req.header("authorization", format!("token {t}")),
             Auth::Bearer(t) => req = req.header("authorization", format!("Bearer {t}")),
-            Auth::Basic(u, p) => req = req.header("authorization", format!("Basic {}", STANDARD.encode(format!("{u}:{p}")))),
-            Auth::Query(t) => url.push_str(&format!("{}token={t}", if url.contains('?') { '&' } else { '?' })),
+            Auth::Basic(u, p) => {
+                req = req.header(
+                    "authorization",
+                    format!("Basic {}", STANDARD.encode(format!("{u}:{p}"))),
+                )
+            }
+            Auth::Query(t) => url.push_str(&format!(
+                "{}token={t}",
+                if url.contains('?') { '&' } else { '?' }
+            )),
         }
         let mut req = req.build().expect("valid request");
         *req.url_mut() = url.parse().expect("valid url");
         if let Some(ct) = content_type {
-            req.headers_mut().insert("content-type", ct.parse().expect("valid content type"));
+            req.headers_mut()
+                .insert("content-type", ct.parse().expect("valid content type"));
         }
         if !body.is_empty() {
             *req.body_mut() = Some(body.into());
         }
-        let res = self.http.execute(req).await.unwrap_or_else(|e| panic!("{method} {path}: {e}"));
+        let res = self
+            .http
+            .execute(req)
+            .await
+            .unwrap_or_else(|e| panic!("{method} {path}: {e}"));
         let status = res.status().as_u16();
         let headers = res.headers().clone();
         let bytes = res.bytes().await.expect("response body");
         let body = if bytes.is_empty() {
             Value::Null
         } else {
-            serde_json::from_slice(&bytes).unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into()))
+            serde_json::from_slice(&bytes)
+                .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into()))
         };
-        Reply { status, headers, body }
+        Reply {
+            status,
+            headers,
+            body,
+        }
     }
 
     /// Sends JSON (or nothing).
-    pub async fn call(&self, method: &str, path: &str, auth: Auth<'_>, body: Option<Value>) -> Reply {
+    pub async fn call(
+        &self,
+        method: &str,
+        path: &str,
+        auth: Auth<'_>,
+        body: Option<Value>,
+    ) -> Reply {
         match body {
-            Some(b) => self.raw(method, path, auth, Some("application/json"), b.to_string().into_bytes()).await,
+            Some(b) => {
+                self.raw(
+                    method,
+                    path,
+                    auth,
+                    Some("application/json"),
+                    b.to_string().into_bytes(),
+                )
+                .await
+            }
             None => self.raw(method, path, auth, None, Vec::new()).await,
         }
     }
@@ -126,21 +177,38 @@ impl Api {
     pub async fn new_user_with(&self, prefix: &str, extra: Value) -> TestUser {
         let name = unique(prefix);
         let password = format!("pw-{name}");
-        let mut body = json!({"username": name, "email": format!("{name}@example.com"), "password": password});
+        let mut body =
+            json!({"username": name, "email": format!("{name}@example.com"), "password": password});
         if let (Some(b), Some(e)) = (body.as_object_mut(), extra.as_object()) {
             b.extend(e.clone());
         }
-        let r = self.call("POST", "/api/v1/admin/users", self.admin(), Some(body)).await;
+        let r = self
+            .call("POST", "/api/v1/admin/users", self.admin(), Some(body))
+            .await;
         assert_eq!(r.status, 201, "create user {name}: {:?}", r.body);
         let token = self.token(&name, &password, &["all"]).await;
-        TestUser { name, password, token }
+        TestUser {
+            name,
+            password,
+            token,
+        }
     }
 
     /// A new token for `user` with `scopes`, made with their password.
     pub async fn token(&self, user: &str, password: &str, scopes: &[&str]) -> String {
         let body = json!({"name": unique("t"), "scopes": scopes});
-        let r = self.call("POST", &format!("/api/v1/users/{user}/tokens"), Auth::Basic(user, password), Some(body)).await;
+        let r = self
+            .call(
+                "POST",
+                &format!("/api/v1/users/{user}/tokens"),
+                Auth::Basic(user, password),
+                Some(body),
+            )
+            .await;
         assert_eq!(r.status, 201, "create token for {user}: {:?}", r.body);
-        r.body["sha1"].as_str().expect("sha1 holds the secret").to_string()
+        r.body["sha1"]
+            .as_str()
+            .expect("sha1 holds the secret")
+            .to_string()
     }
 }

@@ -23,18 +23,31 @@ fn functions() -> Vec<(&'static str, &'static [Route])> {
 fn from_code() -> BTreeSet<Entry> {
     functions()
         .into_iter()
-        .flat_map(|(f, routes)| routes.iter().map(move |r| (f.to_string(), r.method.to_string(), r.path.to_string())))
+        .flat_map(|(f, routes)| {
+            routes
+                .iter()
+                .map(move |r| (f.to_string(), r.method.to_string(), r.path.to_string()))
+        })
         .collect()
 }
 
 fn from_cargo() -> BTreeSet<Entry> {
     let text = fs::read_to_string(root().join("Cargo.toml")).unwrap();
     let doc: toml::Value = toml::from_str(&text).unwrap();
-    let router = doc["workspace"]["metadata"]["lambda"]["watch"]["router"].as_table().expect("router table");
+    let router = doc["workspace"]["metadata"]["lambda"]["watch"]["router"]
+        .as_table()
+        .expect("router table");
     let mut out = BTreeSet::new();
     for (path, routes) in router {
-        for r in routes.as_array().expect("routes are arrays of {method, function}") {
-            out.insert((r["function"].as_str().unwrap().into(), r["method"].as_str().unwrap().into(), path.clone()));
+        for r in routes
+            .as_array()
+            .expect("routes are arrays of {method, function}")
+        {
+            out.insert((
+                r["function"].as_str().unwrap().into(),
+                r["method"].as_str().unwrap().into(),
+                path.clone(),
+            ));
         }
     }
     out
@@ -51,11 +64,21 @@ fn from_template() -> BTreeSet<Entry> {
         if res["Type"].as_str() != Some("AWS::Serverless::Function") {
             continue;
         }
-        let binary = res["Metadata"]["BuildProperties"]["Binary"].as_str().expect("each function names its binary");
-        for (_, ev) in res["Properties"]["Events"].as_mapping().into_iter().flatten() {
+        let binary = res["Metadata"]["BuildProperties"]["Binary"]
+            .as_str()
+            .expect("each function names its binary");
+        for (_, ev) in res["Properties"]["Events"]
+            .as_mapping()
+            .into_iter()
+            .flatten()
+        {
             assert_eq!(ev["Type"].as_str(), Some("HttpApi"));
             let p = &ev["Properties"];
-            out.insert((binary.into(), p["Method"].as_str().unwrap().to_uppercase(), p["Path"].as_str().unwrap().into()));
+            out.insert((
+                binary.into(),
+                p["Method"].as_str().unwrap().to_uppercase(),
+                p["Path"].as_str().unwrap().into(),
+            ));
         }
     }
     out
@@ -67,17 +90,27 @@ fn without_function(s: &BTreeSet<Entry>) -> BTreeSet<(String, String)> {
 
 #[test]
 fn cargo_router_matches_the_functions() {
-    assert_eq!(from_cargo(), from_code(), "Cargo.toml [workspace.metadata.lambda.watch.router] vs ROUTES");
+    assert_eq!(
+        from_cargo(),
+        from_code(),
+        "Cargo.toml [workspace.metadata.lambda.watch.router] vs ROUTES"
+    );
 }
 
 #[test]
 fn template_matches_the_functions() {
-    assert_eq!(from_template(), from_code(), "template.yaml HttpApi events vs ROUTES");
+    assert_eq!(
+        from_template(),
+        from_code(),
+        "template.yaml HttpApi events vs ROUTES"
+    );
 }
 
 #[test]
 fn every_route_is_in_the_openapi_document() {
-    let doc: Yaml = serde_yaml::from_str(&fs::read_to_string(root().join("docs/openapi.yaml")).unwrap()).unwrap();
+    let doc: Yaml =
+        serde_yaml::from_str(&fs::read_to_string(root().join("docs/openapi.yaml")).unwrap())
+            .unwrap();
     let mut documented = BTreeSet::new();
     for (path, ops) in doc["paths"].as_mapping().unwrap() {
         for (method, _) in ops.as_mapping().unwrap() {
@@ -89,9 +122,15 @@ fn every_route_is_in_the_openapi_document() {
     }
     let code = without_function(&from_code());
     let missing: Vec<_> = code.difference(&documented).collect();
-    assert!(missing.is_empty(), "routes missing from docs/openapi.yaml: {missing:?}");
+    assert!(
+        missing.is_empty(),
+        "routes missing from docs/openapi.yaml: {missing:?}"
+    );
     let stale: Vec<_> = documented.difference(&code).collect();
-    assert!(stale.is_empty(), "documented routes no function serves: {stale:?}");
+    assert!(
+        stale.is_empty(),
+        "documented routes no function serves: {stale:?}"
+    );
 }
 
 #[test]
@@ -111,31 +150,57 @@ fn template_table_matches_the_code() {
     let t = template();
     let props = &t["Resources"]["Table"]["Properties"];
     assert_eq!(props["BillingMode"].as_str(), Some("PAY_PER_REQUEST"));
-    assert_eq!(props["PointInTimeRecoverySpecification"]["PointInTimeRecoveryEnabled"].as_bool(), Some(true));
+    assert_eq!(
+        props["PointInTimeRecoverySpecification"]["PointInTimeRecoveryEnabled"].as_bool(),
+        Some(true)
+    );
     assert_eq!(props["DeletionProtectionEnabled"].as_bool(), Some(true));
     let keys = |schema: &Yaml| -> Vec<(String, String)> {
         schema
             .as_sequence()
             .unwrap()
             .iter()
-            .map(|k| (k["AttributeName"].as_str().unwrap().into(), k["KeyType"].as_str().unwrap().into()))
+            .map(|k| {
+                (
+                    k["AttributeName"].as_str().unwrap().into(),
+                    k["KeyType"].as_str().unwrap().into(),
+                )
+            })
             .collect()
     };
-    let pair = |a: &str, b: &str| vec![(a.to_string(), "HASH".to_string()), (b.to_string(), "RANGE".to_string())];
+    let pair = |a: &str, b: &str| {
+        vec![
+            (a.to_string(), "HASH".to_string()),
+            (b.to_string(), "RANGE".to_string()),
+        ]
+    };
     assert_eq!(keys(&props["KeySchema"]), pair(table::PK, table::SK));
     let attrs: BTreeSet<(String, String)> = props["AttributeDefinitions"]
         .as_sequence()
         .unwrap()
         .iter()
-        .map(|a| (a["AttributeName"].as_str().unwrap().into(), a["AttributeType"].as_str().unwrap().into()))
+        .map(|a| {
+            (
+                a["AttributeName"].as_str().unwrap().into(),
+                a["AttributeType"].as_str().unwrap().into(),
+            )
+        })
         .collect();
-    let want: BTreeSet<(String, String)> = table::key_attributes().into_iter().map(|a| (a.to_string(), "S".to_string())).collect();
+    let want: BTreeSet<(String, String)> = table::key_attributes()
+        .into_iter()
+        .map(|a| (a.to_string(), "S".to_string()))
+        .collect();
     assert_eq!(attrs, want);
     let gsis = props["GlobalSecondaryIndexes"].as_sequence().unwrap();
     assert_eq!(gsis.len(), table::INDEXES.len());
     for (ix, y) in table::INDEXES.iter().zip(gsis) {
         assert_eq!(y["IndexName"].as_str(), Some(ix.name));
-        assert_eq!(keys(&y["KeySchema"]), pair(ix.pk, ix.sk), "index {}", ix.name);
+        assert_eq!(
+            keys(&y["KeySchema"]),
+            pair(ix.pk, ix.sk),
+            "index {}",
+            ix.name
+        );
         assert_eq!(y["Projection"]["ProjectionType"].as_str(), Some("ALL"));
     }
 }

@@ -15,12 +15,25 @@ async fn twenty_simultaneous_creations_of_one_username_make_one_user() {
     });
     let replies = join_all(calls).await;
     let created: Vec<_> = replies.iter().filter(|r| r.status == 201).collect();
-    let refused = replies.iter().filter(|r| r.status == 422 && r.message().starts_with("user already exists")).count();
-    assert_eq!(created.len(), 1, "statuses: {:?}", replies.iter().map(|r| r.status).collect::<Vec<_>>());
+    let refused = replies
+        .iter()
+        .filter(|r| r.status == 422 && r.message().starts_with("user already exists"))
+        .count();
+    assert_eq!(
+        created.len(),
+        1,
+        "statuses: {:?}",
+        replies.iter().map(|r| r.status).collect::<Vec<_>>()
+    );
     assert_eq!(refused, 19);
     let winner = created[0].body["email"].as_str().unwrap().to_string();
-    let r = api.call("GET", &format!("/api/v1/users/{name}"), api.admin(), None).await;
-    assert_eq!(r.body["email"], winner, "the stored user is the one that was answered 201");
+    let r = api
+        .call("GET", &format!("/api/v1/users/{name}"), api.admin(), None)
+        .await;
+    assert_eq!(
+        r.body["email"], winner,
+        "the stored user is the one that was answered 201"
+    );
 }
 
 #[tokio::test]

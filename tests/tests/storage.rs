@@ -47,8 +47,14 @@ async fn no_stored_item_holds_a_token_secret_or_a_password() {
         for item in page.items() {
             seen += 1;
             for (k, v) in item {
-                assert!(!contains(v, &u.token), "attribute {k} holds the token secret");
-                assert!(!contains(v, &u.password), "attribute {k} holds the password");
+                assert!(
+                    !contains(v, &u.token),
+                    "attribute {k} holds the token secret"
+                );
+                assert!(
+                    !contains(v, &u.password),
+                    "attribute {k} holds the password"
+                );
             }
         }
         match page.last_evaluated_key {

@@ -55,7 +55,11 @@ pub async fn list(cx: &Ctx) -> Result<Response> {
     require_member(cx, &org).await?;
     let all = teams::list(&cx.db, &org.name).await?;
     let page = paging::Page::from_query(&cx.query, &cx.config);
-    let body: Vec<Team> = page.slice(&all).iter().map(|t| Team::new(t, Some(&org))).collect();
+    let body: Vec<Team> = page
+        .slice(&all)
+        .iter()
+        .map(|t| Team::new(t, Some(&org)))
+        .collect();
     let mut res = cx.reply(StatusCode::OK, &body)?;
     paging::set_headers(&mut res, None, all.len() as u64);
     Ok(res)

@@ -9,7 +9,13 @@ use shared::{
     testing::{self, parts, request},
 };
 
-async fn call(app: &App, method: &str, uri: &str, token: Option<&str>, body: Option<Value>) -> (u16, Value) {
+async fn call(
+    app: &App,
+    method: &str,
+    uri: &str,
+    token: Option<&str>,
+    body: Option<Value>,
+) -> (u16, Value) {
     let body = body.map(|b| b.to_string());
     let res = handle::<Api>(app, request(method, uri, token, body.as_deref())).await;
     parts(&res)
@@ -22,7 +28,14 @@ async fn admin_creates_users_and_others_may_not() {
     let (_, plain) = testing::seed_user(&app, "pleb", false, &["all"]).await;
 
     let body = json!({"username": "Carol", "email": "carol@example.com", "full_name": "Carol C", "visibility": "limited"});
-    let (status, user) = call(&app, "POST", "/api/v1/admin/users", Some(&admin), Some(body.clone())).await;
+    let (status, user) = call(
+        &app,
+        "POST",
+        "/api/v1/admin/users",
+        Some(&admin),
+        Some(body.clone()),
+    )
+    .await;
     assert_eq!(status, 201, "{user}");
     assert_eq!(user["login"], "Carol");
     assert_eq!(user["username"], "Carol");
@@ -32,20 +45,55 @@ async fn admin_creates_users_and_others_may_not() {
     assert_eq!(stored.full_name, "Carol C");
     assert!(stored.password_hash.is_none());
 
-    let (status, err) = call(&app, "POST", "/api/v1/admin/users", Some(&admin), Some(body)).await;
-    assert_eq!((status, err["message"].as_str().unwrap()), (422, "user already exists [name: Carol]"));
+    let (status, err) = call(
+        &app,
+        "POST",
+        "/api/v1/admin/users",
+        Some(&admin),
+        Some(body),
+    )
+    .await;
+    assert_eq!(
+        (status, err["message"].as_str().unwrap()),
+        (422, "user already exists [name: Carol]")
+    );
 
     let other = json!({"username": "dave", "email": "CAROL@example.com"});
-    let (status, err) = call(&app, "POST", "/api/v1/admin/users", Some(&admin), Some(other)).await;
+    let (status, err) = call(
+        &app,
+        "POST",
+        "/api/v1/admin/users",
+        Some(&admin),
+        Some(other),
+    )
+    .await;
     assert_eq!(status, 422, "{err}");
-    assert!(err["message"].as_str().unwrap().contains("e-mail already in use"));
-    assert!(users::get(&app.db, "dave").await.unwrap().is_none(), "nothing half written");
+    assert!(
+        err["message"]
+            .as_str()
+            .unwrap()
+            .contains("e-mail already in use")
+    );
+    assert!(
+        users::get(&app.db, "dave").await.unwrap().is_none(),
+        "nothing half written"
+    );
 
     let body = json!({"username": "eve", "email": "eve@example.com"});
-    let (status, _) = call(&app, "POST", "/api/v1/admin/users", Some(&plain), Some(body.clone())).await;
+    let (status, _) = call(
+        &app,
+        "POST",
+        "/api/v1/admin/users",
+        Some(&plain),
+        Some(body.clone()),
+    )
+    .await;
     assert_eq!(status, 403);
     let (status, err) = call(&app, "POST", "/api/v1/admin/users", None, Some(body)).await;
-    assert_eq!((status, err["message"].as_str().unwrap()), (401, "token is required"));
+    assert_eq!(
+        (status, err["message"].as_str().unwrap()),
+        (401, "token is required")
+    );
     assert!(users::get(&app.db, "eve").await.unwrap().is_none());
 }
 
@@ -56,22 +104,47 @@ async fn bad_user_input_is_a_422_naming_the_problem() {
     let cases: &[(&str, &str)] = &[
         ("{\"username\": \"x\"", "malformed JSON"),
         ("[]", "must be a JSON object"),
-        ("{\"username\": 5, \"email\": \"a@b.io\"}", "username: invalid type: integer `5`"),
+        (
+            "{\"username\": 5, \"email\": \"a@b.io\"}",
+            "username: invalid type: integer `5`",
+        ),
         ("{\"email\": \"a@b.io\"}", "missing field `username`"),
-        ("{\"username\": \"ok\", \"email\": \"nope\"}", "email: is not a valid e-mail address"),
-        ("{\"username\": \"-bad\", \"email\": \"a@b.io\"}", "username: must start and end"),
-        ("{\"username\": \"ok\", \"email\": \"a@b.io\", \"visibility\": \"secret\"}", "visibility: must be public"),
-        ("{\"username\": \"ok\", \"email\": \"a@b.io\", \"restricted\": \"yes\"}", "restricted: invalid type"),
+        (
+            "{\"username\": \"ok\", \"email\": \"nope\"}",
+            "email: is not a valid e-mail address",
+        ),
+        (
+            "{\"username\": \"-bad\", \"email\": \"a@b.io\"}",
+            "username: must start and end",
+        ),
+        (
+            "{\"username\": \"ok\", \"email\": \"a@b.io\", \"visibility\": \"secret\"}",
+            "visibility: must be public",
+        ),
+        (
+            "{\"username\": \"ok\", \"email\": \"a@b.io\", \"restricted\": \"yes\"}",
+            "restricted: invalid type",
+        ),
         ("", "request body is required"),
     ];
     for (body, want) in cases {
-        let res = handle::<Api>(&app, request("POST", "/api/v1/admin/users", Some(&admin), Some(body))).await;
+        let res = handle::<Api>(
+            &app,
+            request("POST", "/api/v1/admin/users", Some(&admin), Some(body)),
+        )
+        .await;
         let (status, err) = parts(&res);
         assert_eq!(status, 422, "body {body:?} → {err}");
         let msg = err["message"].as_str().unwrap_or_default();
-        assert!(msg.contains(want), "body {body:?}: message {msg:?} should contain {want:?}");
+        assert!(
+            msg.contains(want),
+            "body {body:?}: message {msg:?} should contain {want:?}"
+        );
     }
-    assert!(users::get(&app.db, "ok").await.unwrap().is_none(), "no bad request wrote anything");
+    assert!(
+        users::get(&app.db, "ok").await.unwrap().is_none(),
+        "no bad request wrote anything"
+    );
 }
 
 #[tokio::test]
@@ -79,9 +152,25 @@ async fn users_are_shown_according_to_visibility() {
     let app = testing::app().await;
     let (_, viewer) = testing::seed_user(&app, "viewer", false, &["read:user"]).await;
     let (_, admin) = testing::seed_user(&app, "boss", true, &["all"]).await;
-    for (name, vis) in [("pub1", "public"), ("lim1", "limited"), ("priv1", "private")] {
-        let body = json!({"username": name, "email": format!("{name}@example.com"), "visibility": vis});
-        assert_eq!(call(&app, "POST", "/api/v1/admin/users", Some(&admin), Some(body)).await.0, 201);
+    for (name, vis) in [
+        ("pub1", "public"),
+        ("lim1", "limited"),
+        ("priv1", "private"),
+    ] {
+        let body =
+            json!({"username": name, "email": format!("{name}@example.com"), "visibility": vis});
+        assert_eq!(
+            call(
+                &app,
+                "POST",
+                "/api/v1/admin/users",
+                Some(&admin),
+                Some(body)
+            )
+            .await
+            .0,
+            201
+        );
     }
     let cases = [
         ("pub1", None, 200),
@@ -98,7 +187,13 @@ async fn users_are_shown_according_to_visibility() {
         assert_eq!(status, want, "GET {name} with {token:?}: {body}");
     }
     let (_, anon) = call(&app, "GET", "/api/v1/users/pub1", None, None).await;
-    assert!(anon["email"].as_str().unwrap().ends_with("+pub1@noreply.forge.test"), "{anon}");
+    assert!(
+        anon["email"]
+            .as_str()
+            .unwrap()
+            .ends_with("+pub1@noreply.forge.test"),
+        "{anon}"
+    );
     assert_eq!(anon["is_admin"], false);
 }
 
@@ -108,19 +203,57 @@ async fn organisations_start_with_an_owners_team_holding_their_creator() {
     let (_, alice) = testing::seed_user(&app, "alice", false, &["write:organization"]).await;
     let (_, bob) = testing::seed_user(&app, "bob", false, &["write:organization"]).await;
 
-    let (status, org) = call(&app, "POST", "/api/v1/orgs", Some(&alice), Some(json!({"username": "acme", "visibility": "private"}))).await;
+    let (status, org) = call(
+        &app,
+        "POST",
+        "/api/v1/orgs",
+        Some(&alice),
+        Some(json!({"username": "acme", "visibility": "private"})),
+    )
+    .await;
     assert_eq!(status, 201, "{org}");
-    assert_eq!((org["name"].as_str(), org["visibility"].as_str()), (Some("acme"), Some("private")));
+    assert_eq!(
+        (org["name"].as_str(), org["visibility"].as_str()),
+        (Some("acme"), Some("private"))
+    );
     assert!(teams::is_owner(&app.db, "acme", "alice").await.unwrap());
 
-    let (status, _) = call(&app, "POST", "/api/v1/orgs", Some(&bob), Some(json!({"username": "ACME"}))).await;
+    let (status, _) = call(
+        &app,
+        "POST",
+        "/api/v1/orgs",
+        Some(&bob),
+        Some(json!({"username": "ACME"})),
+    )
+    .await;
     assert_eq!(status, 422, "names are case-insensitive");
-    let (status, _) = call(&app, "POST", "/api/v1/orgs", Some(&bob), Some(json!({"username": "alice"}))).await;
+    let (status, _) = call(
+        &app,
+        "POST",
+        "/api/v1/orgs",
+        Some(&bob),
+        Some(json!({"username": "alice"})),
+    )
+    .await;
     assert_eq!(status, 422, "users and orgs share one namespace");
 
-    assert_eq!(call(&app, "GET", "/api/v1/orgs/acme", Some(&alice), None).await.0, 200);
-    assert_eq!(call(&app, "GET", "/api/v1/orgs/acme", Some(&bob), None).await.0, 404, "private org hidden");
-    assert_eq!(call(&app, "GET", "/api/v1/orgs/acme", None, None).await.0, 404);
+    assert_eq!(
+        call(&app, "GET", "/api/v1/orgs/acme", Some(&alice), None)
+            .await
+            .0,
+        200
+    );
+    assert_eq!(
+        call(&app, "GET", "/api/v1/orgs/acme", Some(&bob), None)
+            .await
+            .0,
+        404,
+        "private org hidden"
+    );
+    assert_eq!(
+        call(&app, "GET", "/api/v1/orgs/acme", None, None).await.0,
+        404
+    );
 
     let (status, list) = call(&app, "GET", "/api/v1/orgs/acme/teams", Some(&alice), None).await;
     assert_eq!(status, 200);
@@ -134,44 +267,159 @@ async fn teams_membership_and_the_last_owner() {
     let app = testing::app().await;
     let (_, alice) = testing::seed_user(&app, "alice", false, &["write:organization"]).await;
     let (_, bob) = testing::seed_user(&app, "bob", false, &["write:organization"]).await;
-    call(&app, "POST", "/api/v1/orgs", Some(&alice), Some(json!({"username": "acme"}))).await;
+    call(
+        &app,
+        "POST",
+        "/api/v1/orgs",
+        Some(&alice),
+        Some(json!({"username": "acme"})),
+    )
+    .await;
 
-    let team = json!({"name": "devs", "permission": "write", "units": ["repo.issues", "repo.pulls"]});
-    let (status, devs) = call(&app, "POST", "/api/v1/orgs/acme/teams", Some(&alice), Some(team.clone())).await;
+    let team =
+        json!({"name": "devs", "permission": "write", "units": ["repo.issues", "repo.pulls"]});
+    let (status, devs) = call(
+        &app,
+        "POST",
+        "/api/v1/orgs/acme/teams",
+        Some(&alice),
+        Some(team.clone()),
+    )
+    .await;
     assert_eq!(status, 201, "{devs}");
     assert_eq!(devs["units"], json!(["repo.issues", "repo.pulls"]));
     assert_eq!(devs["units_map"]["repo.issues"], "write");
     assert_eq!(devs["organization"]["name"], "acme");
     let id = devs["id"].as_i64().unwrap();
 
-    assert_eq!(call(&app, "POST", "/api/v1/orgs/acme/teams", Some(&alice), Some(team)).await.0, 422, "duplicate name");
+    assert_eq!(
+        call(
+            &app,
+            "POST",
+            "/api/v1/orgs/acme/teams",
+            Some(&alice),
+            Some(team)
+        )
+        .await
+        .0,
+        422,
+        "duplicate name"
+    );
     let bad = [
         json!({"name": "x", "permission": "owner"}),
         json!({"name": "x", "units": ["repo.nope"]}),
         json!({"name": "bad name"}),
     ];
     for body in bad {
-        assert_eq!(call(&app, "POST", "/api/v1/orgs/acme/teams", Some(&alice), Some(body.clone())).await.0, 422, "{body}");
+        assert_eq!(
+            call(
+                &app,
+                "POST",
+                "/api/v1/orgs/acme/teams",
+                Some(&alice),
+                Some(body.clone())
+            )
+            .await
+            .0,
+            422,
+            "{body}"
+        );
     }
-    assert_eq!(call(&app, "POST", "/api/v1/orgs/acme/teams", Some(&bob), Some(json!({"name": "y"}))).await.0, 403);
+    assert_eq!(
+        call(
+            &app,
+            "POST",
+            "/api/v1/orgs/acme/teams",
+            Some(&bob),
+            Some(json!({"name": "y"}))
+        )
+        .await
+        .0,
+        403
+    );
 
     let member = format!("/api/v1/teams/{id}/members/bob");
-    assert_eq!(call(&app, "PUT", &member, Some(&bob), None).await.0, 403, "only owners add members");
+    assert_eq!(
+        call(&app, "PUT", &member, Some(&bob), None).await.0,
+        403,
+        "only owners add members"
+    );
     assert_eq!(call(&app, "PUT", &member, Some(&alice), None).await.0, 204);
-    assert_eq!(call(&app, "PUT", &member, Some(&alice), None).await.0, 204, "idempotent");
+    assert_eq!(
+        call(&app, "PUT", &member, Some(&alice), None).await.0,
+        204,
+        "idempotent"
+    );
     assert!(teams::is_member(&app.db, "acme", "bob").await.unwrap());
     assert_eq!(teams::get(&app.db, id).await.unwrap().unwrap().members, 1);
-    assert_eq!(call(&app, "GET", &format!("/api/v1/teams/{id}"), Some(&bob), None).await.0, 200);
-    assert_eq!(call(&app, "PUT", &format!("/api/v1/teams/{id}/members/ghost9"), Some(&alice), None).await.0, 404);
-    assert_eq!(call(&app, "PUT", "/api/v1/teams/999999/members/bob", Some(&alice), None).await.0, 404);
-    assert_eq!(call(&app, "PUT", "/api/v1/teams/abc/members/bob", Some(&alice), None).await.0, 404);
-    assert_eq!(call(&app, "DELETE", &member, Some(&alice), None).await.0, 204);
-    assert_eq!(call(&app, "DELETE", &member, Some(&alice), None).await.0, 404);
+    assert_eq!(
+        call(
+            &app,
+            "GET",
+            &format!("/api/v1/teams/{id}"),
+            Some(&bob),
+            None
+        )
+        .await
+        .0,
+        200
+    );
+    assert_eq!(
+        call(
+            &app,
+            "PUT",
+            &format!("/api/v1/teams/{id}/members/ghost9"),
+            Some(&alice),
+            None
+        )
+        .await
+        .0,
+        404
+    );
+    assert_eq!(
+        call(
+            &app,
+            "PUT",
+            "/api/v1/teams/999999/members/bob",
+            Some(&alice),
+            None
+        )
+        .await
+        .0,
+        404
+    );
+    assert_eq!(
+        call(
+            &app,
+            "PUT",
+            "/api/v1/teams/abc/members/bob",
+            Some(&alice),
+            None
+        )
+        .await
+        .0,
+        404
+    );
+    assert_eq!(
+        call(&app, "DELETE", &member, Some(&alice), None).await.0,
+        204
+    );
+    assert_eq!(
+        call(&app, "DELETE", &member, Some(&alice), None).await.0,
+        404
+    );
     assert!(!teams::is_member(&app.db, "acme", "bob").await.unwrap());
 
     let org = users::get(&app.db, "acme").await.unwrap().unwrap();
     let owners = org.owners_team.unwrap();
-    let (status, err) = call(&app, "DELETE", &format!("/api/v1/teams/{owners}/members/alice"), Some(&alice), None).await;
+    let (status, err) = call(
+        &app,
+        "DELETE",
+        &format!("/api/v1/teams/{owners}/members/alice"),
+        Some(&alice),
+        None,
+    )
+    .await;
     assert_eq!(status, 422, "{err}");
     assert!(teams::is_owner(&app.db, "acme", "alice").await.unwrap());
 }
@@ -179,20 +427,101 @@ async fn teams_membership_and_the_last_owner() {
 #[tokio::test]
 async fn blocks_by_users_and_orgs() {
     let app = testing::app().await;
-    let (_, alice) = testing::seed_user(&app, "alice", false, &["write:user", "write:organization"]).await;
+    let (_, alice) =
+        testing::seed_user(&app, "alice", false, &["write:user", "write:organization"]).await;
     let (_, _bob) = testing::seed_user(&app, "bob", false, &["write:user"]).await;
-    call(&app, "POST", "/api/v1/orgs", Some(&alice), Some(json!({"username": "acme"}))).await;
+    call(
+        &app,
+        "POST",
+        "/api/v1/orgs",
+        Some(&alice),
+        Some(json!({"username": "acme"})),
+    )
+    .await;
 
-    assert_eq!(call(&app, "PUT", "/api/v1/user/blocks/bob", Some(&alice), None).await.0, 204);
+    assert_eq!(
+        call(&app, "PUT", "/api/v1/user/blocks/bob", Some(&alice), None)
+            .await
+            .0,
+        204
+    );
     assert!(blocks::is_blocked(&app.db, "alice", "bob").await.unwrap());
-    assert_eq!(call(&app, "PUT", "/api/v1/user/blocks/alice", Some(&alice), None).await.0, 400, "not yourself");
-    assert_eq!(call(&app, "PUT", "/api/v1/user/blocks/nobody1", Some(&alice), None).await.0, 404);
-    assert_eq!(call(&app, "PUT", "/api/v1/user/blocks/bob", None, None).await.0, 401);
-    assert_eq!(call(&app, "DELETE", "/api/v1/user/blocks/bob", Some(&alice), None).await.0, 204);
-    assert_eq!(call(&app, "DELETE", "/api/v1/user/blocks/bob", Some(&alice), None).await.0, 400, "not blocked");
+    assert_eq!(
+        call(&app, "PUT", "/api/v1/user/blocks/alice", Some(&alice), None)
+            .await
+            .0,
+        400,
+        "not yourself"
+    );
+    assert_eq!(
+        call(
+            &app,
+            "PUT",
+            "/api/v1/user/blocks/nobody1",
+            Some(&alice),
+            None
+        )
+        .await
+        .0,
+        404
+    );
+    assert_eq!(
+        call(&app, "PUT", "/api/v1/user/blocks/bob", None, None)
+            .await
+            .0,
+        401
+    );
+    assert_eq!(
+        call(
+            &app,
+            "DELETE",
+            "/api/v1/user/blocks/bob",
+            Some(&alice),
+            None
+        )
+        .await
+        .0,
+        204
+    );
+    assert_eq!(
+        call(
+            &app,
+            "DELETE",
+            "/api/v1/user/blocks/bob",
+            Some(&alice),
+            None
+        )
+        .await
+        .0,
+        400,
+        "not blocked"
+    );
     assert!(!blocks::is_blocked(&app.db, "alice", "bob").await.unwrap());
 
-    assert_eq!(call(&app, "PUT", "/api/v1/orgs/acme/blocks/bob", Some(&alice), None).await.0, 204);
+    assert_eq!(
+        call(
+            &app,
+            "PUT",
+            "/api/v1/orgs/acme/blocks/bob",
+            Some(&alice),
+            None
+        )
+        .await
+        .0,
+        204
+    );
     assert!(blocks::is_blocked(&app.db, "acme", "bob").await.unwrap());
-    assert_eq!(call(&app, "PUT", "/api/v1/orgs/acme/blocks/alice", Some(&alice), None).await.0, 400, "members cannot be blocked");
+    assert_eq!(
+        call(
+            &app,
+            "PUT",
+            "/api/v1/orgs/acme/blocks/alice",
+            Some(&alice),
+            None
+        )
+        .await
+        .0,
+        400,
+        "members cannot be blocked"
+    );
 }

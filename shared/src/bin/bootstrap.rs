@@ -62,11 +62,13 @@ async fn main() -> Result<(), BoxError> {
     };
 
     let given = env("BOOTSTRAP_ADMIN_TOKEN");
-    if let Some(secret) = &given {
-        if tokens::lookup(&db, secret).await?.is_some() {
-            println!("admin token: exists");
-            return Ok(());
-        }
+    let known = match &given {
+        Some(secret) => tokens::lookup(&db, secret).await?.is_some(),
+        None => false,
+    };
+    if known {
+        println!("admin token: exists");
+        return Ok(());
     }
     let secret = given.clone().unwrap_or_else(token::generate);
     let new = NewToken {

@@ -96,7 +96,11 @@ impl Ctx {
         serde_path_to_error::deserialize(serde_json::Value::Object(object)).map_err(|e| {
             let path = e.path().to_string();
             let inner = e.into_inner();
-            Error::Unprocessable(if path == "." { inner.to_string() } else { format!("{path}: {inner}") })
+            Error::Unprocessable(if path == "." {
+                inner.to_string()
+            } else {
+                format!("{path}: {inner}")
+            })
         })
     }
 
@@ -104,11 +108,15 @@ impl Ctx {
     pub fn json_object(&self) -> Result<serde_json::Map<String, serde_json::Value>> {
         self.check_json_content_type()?;
         if self.body.iter().all(u8::is_ascii_whitespace) {
-            return Err(Error::Unprocessable("request body is required: send a JSON object".into()));
+            return Err(Error::Unprocessable(
+                "request body is required: send a JSON object".into(),
+            ));
         }
         match serde_json::from_slice(&self.body) {
             Ok(serde_json::Value::Object(map)) => Ok(map),
-            Ok(_) => Err(Error::Unprocessable("request body must be a JSON object".into())),
+            Ok(_) => Err(Error::Unprocessable(
+                "request body must be a JSON object".into(),
+            )),
             Err(e) => Err(Error::Unprocessable(format!("malformed JSON: {e}"))),
         }
     }

@@ -157,7 +157,9 @@ pub async fn handle<S: Service>(app: &App, req: Request) -> Response {
     let path = req.uri().path().to_owned();
     let db = app.db.for_request();
     let header = |name: &str| req.headers().get(name).and_then(|v| v.to_str().ok());
-    let config = app.config.for_host(header("host"), header("x-forwarded-proto"));
+    let config = app
+        .config
+        .for_host(header("host"), header("x-forwarded-proto"));
 
     let (route, user, result) = match prepare::<S>(&config, req, db.clone(), &request_id).await {
         Ok((index, cx)) => {
