@@ -20,6 +20,10 @@ validate:
 	sam validate --lint --region us-east-1
 	sam validate --region us-east-1
 
+# Binary size, cold start, latency and DynamoDB cost per route.
+bench:
+	scripts/bench.sh
+
 build:
 	sam build
 

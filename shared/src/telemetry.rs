@@ -1,13 +1,18 @@
-//! JSON logs through `tracing`, one line per event, level from `RUST_LOG`
-//! (default `info`). Lambda's JSON log format expects exactly this.
+//! JSON logs through `tracing`, one line per event. `RUST_LOG` is a plain
+//! level (`error`, `warn`, `info`, `debug`, `trace`; default `info`): a
+//! full filter syntax would pull a regex engine into every binary for
+//! nothing. Lambda's JSON log format expects exactly these lines.
 
-use tracing_subscriber::EnvFilter;
+use tracing::Level;
 
 pub fn init() {
-    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
+    let level = std::env::var("RUST_LOG")
+        .ok()
+        .and_then(|v| v.trim().parse::<Level>().ok())
+        .unwrap_or(Level::INFO);
     let _ = tracing_subscriber::fmt()
         .json()
-        .with_env_filter(filter)
+        .with_max_level(level)
         .with_current_span(false)
         .with_span_list(false)
         .flatten_event(true)

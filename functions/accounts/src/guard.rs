@@ -42,7 +42,7 @@ pub async fn require_member(cx: &Ctx, org: &UserRecord) -> Result<()> {
 
 /// A user (not an organisation) named in the path, else 404.
 pub async fn existing_user(cx: &Ctx, name: &str) -> Result<UserRecord> {
-    match users::get(&cx.db, name).await? {
+    match users::get_for(&cx.db, name, &cx.caller).await? {
         Some(u) if !u.is_org() => Ok(u),
         _ => Err(Error::NotFound(format!(
             "user does not exist [name: {name}]"

@@ -32,12 +32,7 @@ struct CreateAccessTokenOption {
 /// The user whose tokens the path names, once the caller may manage them.
 async fn owner_of_tokens(cx: &Ctx) -> Result<UserRecord> {
     let me = cx.signed_in()?;
-    let name = cx.param("username");
-    let user = if me.user.name.eq_ignore_ascii_case(name) {
-        me.user.clone()
-    } else {
-        existing_user(cx, name).await?
-    };
+    let user = existing_user(cx, cx.param("username")).await?;
     if me.is_site_admin() {
         return Ok(user);
     }

@@ -73,7 +73,7 @@ pub async fn me(cx: &Ctx) -> Result<Response> {
 /// A user or organisation by name, if the caller may see it.
 pub async fn get(cx: &Ctx) -> Result<Response> {
     let name = cx.param("username");
-    match users::get(&cx.db, name).await? {
+    match users::get_for(&cx.db, name, &cx.caller).await? {
         Some(u) if users::visible_to(&cx.db, &u, &cx.caller).await? => {
             cx.reply(StatusCode::OK, &User::new(&u, &cx.caller, &cx.config))
         }

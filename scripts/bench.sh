@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# `make bench`: release binary size, cold start, warm latency and the
+# DynamoDB cost (round trips, capacity units) of every accounts route,
+# measured on the real release binary against DynamoDB Local.
+set -euo pipefail
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$ROOT"
+. scripts/lib.sh
+mkdir -p .local
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; }
+trap cleanup EXIT INT TERM
+
+if [ -z "${DYNAMODB_ENDPOINT:-}" ]; then
+  port="$(free_port)"
+  scripts/dynamodb-local.sh run "$port" >.local/dynamodb-bench.log 2>&1 &
+  pids+=($!)
+  export DYNAMODB_ENDPOINT="http://127.0.0.1:$port"
+  wait_http "$DYNAMODB_ENDPOINT" 90
+fi
+export TABLE_NAME="bench-$(date +%s)"
+export BOOTSTRAP_ADMIN_TOKEN="$(python3 -c 'import secrets; print(secrets.token_hex(20))')"
+cargo build --release -p accounts
+cargo run --quiet -p shared --bin bootstrap >/dev/null
+python3 bench/lambda_bench.py target/release/accounts "$BOOTSTRAP_ADMIN_TOKEN" --runs "${RUNS:-10}"
