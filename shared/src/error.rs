@@ -156,3 +156,61 @@ impl Error {
         response::json(dialect, status, &body)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::http::response::body_json;
+
+    fn cfg() -> Config {
+        Config::from_lookup(|k| (k == "ROOT_URL").then(|| "http://h.test/".to_string())).unwrap()
+    }
+
+    #[test]
+    fn tracker_bodies_are_giteas() {
+        let r = Error::not_found().into_response(Dialect::Tracker, &cfg(), "rid");
+        assert_eq!(r.status(), 404);
+        assert_eq!(
+            body_json(&r),
+            json!({"message": "not found", "url": "http://h.test/api/swagger", "errors": null})
+        );
+        let r = Error::field("email", "is bad").into_response(Dialect::Tracker, &cfg(), "rid");
+        assert_eq!(
+            (r.status().as_u16(), body_json(&r)["message"].clone()),
+            (422, json!("email: is bad"))
+        );
+        let r = Error::ForbiddenEmpty.into_response(Dialect::Tracker, &cfg(), "rid");
+        assert_eq!(r.status(), 403);
+        assert!(matches!(r.body(), lambda_http::Body::Empty));
+    }
+
+    #[test]
+    fn deploy_bodies_are_coolifys() {
+        let r = Error::field("name", "too long").into_response(Dialect::Deploy, &cfg(), "rid");
+        assert_eq!(r.status(), 400);
+        assert_eq!(
+            body_json(&r),
+            json!({"message": "Validation failed.", "errors": {"name": ["too long"]}})
+        );
+        let r = Error::BadCredentials.into_response(Dialect::Deploy, &cfg(), "rid");
+        assert_eq!(
+            (r.status().as_u16(), body_json(&r)),
+            (401, json!({"message": "Unauthenticated."}))
+        );
+        let r =
+            Error::UnsupportedMediaType("x".into()).into_response(Dialect::Deploy, &cfg(), "rid");
+        assert_eq!(r.status(), 400);
+    }
+
+    #[test]
+    fn internal_errors_show_only_the_request_id() {
+        let r = Error::Internal("secret detail".into()).into_response(
+            Dialect::Tracker,
+            &cfg(),
+            "req-9",
+        );
+        assert_eq!(r.status(), 500);
+        let msg = body_json(&r)["message"].as_str().unwrap().to_string();
+        assert!(msg.contains("req-9") && !msg.contains("secret"), "{msg}");
+    }
+}

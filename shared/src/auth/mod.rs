@@ -177,3 +177,79 @@ pub fn check_guard(caller: &Caller, guard: Guard, method: &str, dialect: Dialect
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{
+        accounts::{names::Visibility, users::OwnerKind},
+        auth::scope::{Ability, Category},
+    };
+
+    fn caller(via: Via) -> Caller {
+        let user = UserRecord {
+            id: 1,
+            name: "u".into(),
+            kind: OwnerKind::User,
+            email: String::new(),
+            full_name: String::new(),
+            password_hash: None,
+            visibility: Visibility::Public,
+            is_admin: false,
+            restricted: false,
+            prohibit_login: false,
+            description: String::new(),
+            website: String::new(),
+            location: String::new(),
+            owners_team: None,
+            repo_admin_change_team_access: false,
+            created: 0,
+        };
+        Caller::User(Box::new(Principal { user, via }))
+    }
+
+    fn token(scopes: &[&str]) -> Caller {
+        caller(Via::Token {
+            id: 1,
+            scopes: Scopes::parse(scopes).unwrap(),
+            team: "u".into(),
+        })
+    }
+
+    #[test]
+    fn gitea_scopes_by_method() {
+        let g = Guard::Scope(Category::Issue);
+        let t = Dialect::Tracker;
+        assert!(check_guard(&token(&["read:issue"]), g, "GET", t).is_ok());
+        assert!(check_guard(&token(&["read:issue"]), g, "POST", t).is_err());
+        assert!(check_guard(&token(&["write:issue"]), g, "DELETE", t).is_ok());
+        assert!(check_guard(&token(&["all"]), g, "PATCH", t).is_ok());
+        let err = check_guard(&token(&["read:user"]), g, "GET", t).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "token does not have at least one of required scope(s), required=[read:issue], token scope=read:user"
+        );
+        // Passwords and anonymous callers are not scope-checked here.
+        assert!(check_guard(&caller(Via::Password), g, "POST", t).is_ok());
+        assert!(check_guard(&Caller::Anonymous, g, "GET", t).is_ok());
+    }
+
+    #[test]
+    fn coolify_abilities_match_exactly_except_root() {
+        let d = Dialect::Deploy;
+        let read = Guard::Ability(Ability::Read);
+        let write = Guard::Ability(Ability::Write);
+        assert!(check_guard(&token(&["read"]), read, "GET", d).is_ok());
+        assert!(
+            check_guard(&token(&["write"]), read, "GET", d).is_err(),
+            "write does not imply read"
+        );
+        assert!(check_guard(&token(&["root"]), write, "POST", d).is_ok());
+        let err = check_guard(&token(&["read", "deploy"]), write, "POST", d).unwrap_err();
+        assert_eq!(err.to_string(), "Missing required permissions: write");
+        assert!(matches!(
+            check_guard(&Caller::Anonymous, read, "GET", d),
+            Err(Error::TokenRequired)
+        ));
+    }
+}

@@ -33,3 +33,12 @@ pub fn empty(status: StatusCode) -> Response {
     *res.status_mut() = status;
     res
 }
+
+/// The JSON body of a response (tests).
+#[cfg(test)]
+pub(crate) fn body_json(res: &Response) -> serde_json::Value {
+    match res.body() {
+        Body::Text(t) => serde_json::from_str(t).unwrap_or_default(),
+        _ => serde_json::Value::Null,
+    }
+}
