@@ -8,7 +8,10 @@ DynamoDB round trips and capacity units come from the function's own
 per-request log line. DynamoDB Local must be running with the table
 bootstrapped (scripts/bench.sh does all of that).
 
-Usage: lambda_bench.py BINARY ADMIN_TOKEN [--runs N]
+Usage: lambda_bench.py BIN_DIR ADMIN_TOKEN [--runs N]
+
+Requests are routed to the function binaries by the local router in
+Cargo.toml, exactly as `cargo lambda watch` and API Gateway route them.
 """
 import argparse
 import base64
@@ -124,49 +127,85 @@ def basic(user, password):
     return {"authorization": "Basic " + base64.b64encode(("%s:%s" % (user, password)).encode()).decode()}
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("binary")
-    ap.add_argument("admin_token")
-    ap.add_argument("--runs", type=int, default=10)
-    args = ap.parse_args()
-    admin = {"authorization": "token " + args.admin_token}
+def load_router(cargo_toml):
+    """(method, compiled path regex, function) from the local router."""
+    import re
+    import tomllib
+    with open(cargo_toml, "rb") as f:
+        router = tomllib.load(f)["workspace"]["metadata"]["lambda"]["watch"]["router"]
+    table = []
+    for path, routes in router.items():
+        rx = re.compile("^" + re.sub(r"\{[^}]+\}", "[^/]+", path) + "$")
+        for r in routes:
+            table.append((r["method"], rx, r["function"]))
+    return table
 
-    # Cold starts: a fresh process per run (each with a runtime API of its
-    # own, so a killed process's pending poll cannot swallow an event), first
-    # request timed from spawn.
-    colds = []
-    for _ in range(args.runs):
+
+class Fleet:
+    """One warm process per function, requests routed like API Gateway."""
+
+    def __init__(self, bin_dir, router):
+        self.bin_dir, self.router = bin_dir, router
+        self.procs, self.runtimes, self.logs = {}, {}, {}
+
+    def function_for(self, method, path):
+        for m, rx, f in self.router:
+            if m == method and rx.match(path):
+                return f
+        raise KeyError("%s %s has no route" % (method, path))
+
+    def invoke(self, method, path, headers=None, body=None, query=""):
+        f = self.function_for(method, path)
+        if f not in self.procs:
+            self.runtimes[f] = Runtime()
+            self.procs[f] = spawn(os.path.join(self.bin_dir, f), self.runtimes[f], self.logs)
+        return self.runtimes[f].invoke(method, path, headers, body, query)
+
+    def stop(self):
+        for p in self.procs.values():
+            p.kill()
+
+
+def cold_starts(binary, runs, method, path, headers):
+    times = []
+    for _ in range(runs):
         runtime = Runtime()
-        logs = {}
         start = time.perf_counter()
-        proc = spawn(args.binary, runtime, logs)
-        _, status, _, _ = runtime.invoke("GET", "/api/v1/user", admin)
-        colds.append((time.perf_counter() - start) * 1000)
-        assert status == 200, status
+        proc = spawn(binary, runtime, {})
+        _, status, _, _ = runtime.invoke(method, path, headers)
+        times.append((time.perf_counter() - start) * 1000)
+        assert status == 200, (binary, path, status)
         proc.kill()
         proc.wait()
+    return times
 
-    runtime = Runtime()
-    logs = {}
-    proc = spawn(args.binary, runtime, logs)
-    suffix = uuid.uuid4().hex[:8]
-    user, password, org = "bench" + suffix, "bench-password-" + suffix, "org" + suffix
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("bin_dir")
+    ap.add_argument("admin_token")
+    ap.add_argument("--runs", type=int, default=10)
+    ap.add_argument("--cargo-toml", default="Cargo.toml")
+    args = ap.parse_args()
+    admin = {"authorization": "token " + args.admin_token}
+    fleet = Fleet(args.bin_dir, load_router(args.cargo_toml))
     rows = []
 
-    def run(label, method, path, headers, body=None, want=None):
-        rid, status, out, ms = runtime.invoke(method, path, headers, body)
+    def run(label, method, path, headers, body=None, want=None, query=""):
+        rid, status, out, ms = fleet.invoke(method, path, headers, body, query)
         if want is not None and status != want:
             raise RuntimeError("%s: expected %s, got %s %s" % (label, want, status, out))
-        for _ in range(50):
-            if rid in logs:
+        for _ in range(100):
+            if rid in fleet.logs:
                 break
             time.sleep(0.01)
-        log = logs.get(rid, {})
+        log = fleet.logs.get(rid, {})
         rows.append((label, status, log.get("db_round_trips"), log.get("db_read_units"),
                      log.get("db_write_units"), log.get("db_calls"), ms))
         return out
 
+    suffix = uuid.uuid4().hex[:8]
+    user, password, org = "bench" + suffix, "bench-password-" + suffix, "org" + suffix
     run("GET /user (token)", "GET", "/api/v1/user", admin, want=200)
     run("POST /admin/users", "POST", "/api/v1/admin/users", admin,
         {"username": user, "email": user + "@example.com", "password": password}, want=201)
@@ -182,28 +221,48 @@ def main():
     run("GET /orgs/{o}/teams", "GET", "/api/v1/orgs/%s/teams" % org, utok, want=200)
     run("GET /teams/{id}", "GET", "/api/v1/teams/%d" % team["id"], utok, want=200)
     run("PUT /teams/{id}/members/{u}", "PUT", "/api/v1/teams/%d/members/root" % team["id"], utok, want=204)
-    run("DELETE /teams/{id}/members/{u}", "DELETE", "/api/v1/teams/%d/members/root" % team["id"], utok, want=204)
     run("PUT /user/blocks/{u}", "PUT", "/api/v1/user/blocks/root", utok, want=204)
     run("DELETE /user/blocks/{u}", "DELETE", "/api/v1/user/blocks/root", utok, want=204)
-    run("DELETE /users/{u}/tokens/{id}", "DELETE", "/api/v1/users/%s/tokens/bench" % user, basic(user, password), want=204)
 
-    warm = []
-    for _ in range(50):
-        _, status, _, ms = runtime.invoke("GET", "/api/v1/user", admin)
-        warm.append(ms)
-    proc.kill()
+    repo = "/api/v1/repos/%s/web" % org
+    run("POST /orgs/{o}/repos", "POST", "/api/v1/orgs/%s/repos" % org, utok, {"name": "web", "private": True}, want=201)
+    run("GET /repos/{o}/{r} (owner)", "GET", repo, utok, want=200)
+    run("GET /repos/{o}/{r} (site admin)", "GET", repo, admin, want=200)
+    run("PATCH /repos/{o}/{r}", "PATCH", repo, utok, {"description": "bench"}, want=200)
+    run("PUT /repos/{o}/{r}/collaborators/{u}", "PUT", repo + "/collaborators/root", utok, {"permission": "write"}, want=204)
+    run("POST /repos/{o}/{r}/labels", "POST", repo + "/labels", utok, {"name": "bug", "color": "#ee0701"}, want=201)
+    run("GET /repos/{o}/{r}/labels", "GET", repo + "/labels", utok, want=200)
+    ms = run("POST /repos/{o}/{r}/milestones", "POST", repo + "/milestones", utok,
+             {"title": "v1", "due_on": "2030-01-01T00:00:00Z"}, want=201)
+    for i in range(20):
+        fleet.invoke("POST", repo + "/milestones", utok, {"title": "m%d" % i})
+    run("GET /repos/{o}/{r}/milestones (21 milestones)", "GET", repo + "/milestones", utok, want=200)
+    run("GET /repos/{o}/{r}/milestones/{id}", "GET", repo + "/milestones/%d" % ms["id"], utok, want=200)
+    run("GET /repos/{o}/{r}/milestones/{title}", "GET", repo + "/milestones/v1", utok, want=200)
+    run("PATCH /repos/{o}/{r}/milestones/{id}", "PATCH", repo + "/milestones/%d" % ms["id"], utok,
+        {"state": "closed"}, want=200)
+    run("DELETE /repos/{o}/{r}/milestones/{id}", "DELETE", repo + "/milestones/%d" % ms["id"], utok, want=204)
 
-    size = os.path.getsize(args.binary)
-    print("binary: %s, %.2f MiB" % (args.binary, size / 1048576))
-    print("cold start (spawn to first response, GET /user, %d runs): min %.0f ms, median %.0f ms, max %.0f ms"
-          % (len(colds), min(colds), statistics.median(colds), max(colds)))
+    warm = [fleet.invoke("GET", "/api/v1/user", admin)[3] for _ in range(50)]
+    fleet.stop()
+
+    print("| function | release binary (x86_64) | cold start min / median / max (ms) |")
+    print("|---|---|---|")
+    colds = [("accounts", "GET", "/api/v1/user", admin), ("repos", "GET", repo, utok),
+             ("milestones", "GET", repo + "/milestones", utok)]
+    for f, method, path, headers in colds:
+        binary = os.path.join(args.bin_dir, f)
+        t = cold_starts(binary, args.runs, method, path, headers)
+        print("| %s | %.2f MiB | %.0f / %.0f / %.0f |" % (f, os.path.getsize(binary) / 1048576, min(t),
+                                                        statistics.median(t), max(t)))
+    print()
     print("warm GET /user (50 runs): median %.1f ms, p90 %.1f ms"
           % (statistics.median(warm), sorted(warm)[int(len(warm) * 0.9) - 1]))
     print()
     print("| request | status | round trips | read units | write units | calls | latency ms |")
     print("|---|---|---|---|---|---|---|")
-    for label, status, rt, rcu, wcu, calls, ms in rows:
-        print("| %s | %s | %s | %s | %s | %s | %.1f |" % (label, status, rt, rcu, wcu, calls, ms))
+    for label, status, rt, rcu, wcu, calls, ms_ in rows:
+        print("| %s | %s | %s | %s | %s | %s | %.1f |" % (label, status, rt, rcu, wcu, calls, ms_))
 
 
 if __name__ == "__main__":

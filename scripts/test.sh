@@ -41,4 +41,4 @@ cargo lambda watch --invoke-address 127.0.0.1 --invoke-port "$api_port" \
 pids+=($!)
 wait_http "$API_URL/api/v1/user" 120
 
-cargo test --workspace "$@"
+cargo test --workspace --no-fail-fast "$@"

@@ -9,6 +9,9 @@ pub mod config;
 pub mod db;
 pub mod error;
 pub mod http;
+pub mod labels;
+pub mod milestones;
+pub mod repos;
 pub mod telemetry;
 #[cfg(feature = "testing")]
 pub mod testing;

@@ -1,7 +1,7 @@
 //! Times are stored as Unix seconds (like Gitea) and rendered as RFC 3339
 //! with whole seconds in the configured display zone.
 
-use chrono::{DateTime, SecondsFormat, TimeZone, Utc};
+use chrono::{DateTime, Offset, SecondsFormat, TimeZone, Utc};
 use chrono_tz::Tz;
 
 /// Seconds since the epoch, now.
@@ -27,5 +27,66 @@ mod tests {
             render(1_700_000_000, chrono_tz::Asia::Shanghai),
             "2023-11-15T06:13:20+08:00"
         );
+    }
+}
+
+/// A deadline as a client sends it: the calendar date as written in the
+/// request's own offset, kept as 23:59:59 of that date in that offset (the
+/// seed's rule for every deadline). A bare `YYYY-MM-DD` is read in `tz`.
+/// Gitea's zero time and the epoch mean "no deadline" (`None`).
+pub fn end_of_day(raw: &str, tz: Tz) -> Result<Option<i64>, String> {
+    use chrono::{FixedOffset, NaiveDate, NaiveTime};
+    let raw = raw.trim();
+    let end = NaiveTime::from_hms_opt(23, 59, 59).unwrap_or_default();
+    let (date, offset): (NaiveDate, FixedOffset) = match DateTime::parse_from_rfc3339(raw) {
+        Ok(t) => {
+            if t.timestamp() <= 0 {
+                return Ok(None);
+            }
+            (t.date_naive(), *t.offset())
+        }
+        Err(_) => {
+            let date = NaiveDate::parse_from_str(raw, "%Y-%m-%d")
+                .map_err(|_| format!("{raw:?} is not an RFC 3339 time or a YYYY-MM-DD date"))?;
+            let offset = tz.offset_from_utc_date(&date).fix();
+            (date, offset)
+        }
+    };
+    offset
+        .from_local_datetime(&date.and_time(end))
+        .single()
+        .map(|t| Some(t.timestamp()))
+        .ok_or_else(|| format!("{raw:?} is not a valid date"))
+}
+
+/// An instant as a client sends it (RFC 3339), for filters like `since`.
+pub fn parse_instant(raw: &str) -> Result<i64, String> {
+    DateTime::parse_from_rfc3339(raw.trim())
+        .map(|t| t.timestamp())
+        .map_err(|_| format!("{raw:?} is not an RFC 3339 time"))
+}
+
+#[cfg(test)]
+mod deadline_tests {
+    use super::*;
+
+    #[test]
+    fn keeps_the_date_in_the_senders_offset() {
+        // 2024-03-01 in +08:00, whatever the hour: 23:59:59+08:00 = 15:59:59Z.
+        let want = Some(1_709_308_799);
+        assert_eq!(end_of_day("2024-03-01T00:30:00+08:00", Tz::UTC), Ok(want));
+        assert_eq!(end_of_day("2024-03-01T23:00:00+08:00", Tz::UTC), Ok(want));
+        assert_eq!(
+            end_of_day("2024-03-01T10:00:00Z", Tz::UTC),
+            Ok(Some(1_709_337_599))
+        );
+        assert_eq!(
+            end_of_day("2024-03-01", chrono_tz::Asia::Shanghai),
+            Ok(want)
+        );
+        assert_eq!(end_of_day("0001-01-01T00:00:00Z", Tz::UTC), Ok(None));
+        assert_eq!(end_of_day("1970-01-01T00:00:00Z", Tz::UTC), Ok(None));
+        assert!(end_of_day("tomorrow", Tz::UTC).is_err());
+        assert!(end_of_day("2024-02-30", Tz::UTC).is_err());
     }
 }

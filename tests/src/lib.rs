@@ -212,3 +212,60 @@ impl Api {
             .to_string()
     }
 }
+
+impl Api {
+    /// Creates an organisation owned by `owner`.
+    pub async fn new_org(&self, owner: &TestUser, prefix: &str, visibility: &str) -> String {
+        let name = unique(prefix);
+        let r = self
+            .call(
+                "POST",
+                "/api/v1/orgs",
+                Auth::Token(&owner.token),
+                Some(json!({"username": name, "visibility": visibility})),
+            )
+            .await;
+        assert_eq!(r.status, 201, "create org {name}: {:?}", r.body);
+        name
+    }
+
+    /// Creates a repository under `owner_path` (`/user/repos` or
+    /// `/orgs/{org}/repos`) as `who`; returns its name.
+    pub async fn new_repo(&self, who: &TestUser, create_path: &str, private: bool) -> String {
+        let name = unique("repo");
+        let r = self
+            .call(
+                "POST",
+                create_path,
+                Auth::Token(&who.token),
+                Some(json!({"name": name, "private": private})),
+            )
+            .await;
+        assert_eq!(
+            r.status, 201,
+            "create repo {name} at {create_path}: {:?}",
+            r.body
+        );
+        name
+    }
+
+    /// Makes `user` a collaborator of `owner/repo` with `permission`.
+    pub async fn add_collaborator(
+        &self,
+        admin: &TestUser,
+        owner: &str,
+        repo: &str,
+        user: &str,
+        permission: &str,
+    ) {
+        let r = self
+            .call(
+                "PUT",
+                &format!("/api/v1/repos/{owner}/{repo}/collaborators/{user}"),
+                Auth::Token(&admin.token),
+                Some(json!({"permission": permission})),
+            )
+            .await;
+        assert_eq!(r.status, 204, "add collaborator {user}: {:?}", r.body);
+    }
+}

@@ -17,7 +17,11 @@ fn root() -> &'static Path {
 /// Every function crate and its route table. A new function must be added
 /// here (a test below checks that functions/ holds no other crate).
 fn functions() -> Vec<(&'static str, &'static [Route])> {
-    vec![("accounts", accounts::ROUTES)]
+    vec![
+        ("accounts", accounts::ROUTES),
+        ("milestones", milestones::ROUTES),
+        ("repos", repos::ROUTES),
+    ]
 }
 
 fn from_code() -> BTreeSet<Entry> {

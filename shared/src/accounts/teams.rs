@@ -28,9 +28,10 @@ pub const UNITS: [&str; 10] = [
     "repo.actions",
 ];
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum AccessMode {
+    #[default]
     None,
     Read,
     Write,
@@ -85,6 +86,8 @@ pub struct Membership {
     pub permission: AccessMode,
     pub units: BTreeMap<String, AccessMode>,
     pub includes_all_repositories: bool,
+    #[serde(default)]
+    pub can_create_org_repo: bool,
 }
 
 /// A validated team request.
@@ -206,6 +209,7 @@ fn add_member_items(tx: &mut Tx, team: &TeamRecord, user: &str) -> Result<()> {
         permission: team.permission,
         units: team.units.clone(),
         includes_all_repositories: team.includes_all_repositories,
+        can_create_org_repo: team.can_create_org_repo,
     };
     let mut membership = db::to_item(&m)?;
     membership.extend(keys::membership(user, &team.org, team.id));

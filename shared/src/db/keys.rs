@@ -84,3 +84,63 @@ pub fn block(blocker: &str, blocked: &str) -> Item {
         &format!("BLOCK#{}", blocked.to_lowercase()),
     )
 }
+
+/// A repository's settings, under its owner and name (what a path
+/// `/repos/{owner}/{repo}` resolves; renames move only this item).
+pub fn repo_name(owner: &str, repo: &str) -> Item {
+    key(&owner_pk(owner), &format!("REPO#{}", repo.to_lowercase()))
+}
+
+pub const REPO_NAME_PREFIX: &str = "REPO#";
+
+/// Everything else of a repository lives under its id.
+pub fn repo_pk(id: i64) -> String {
+    format!("REPO#{id}")
+}
+
+/// A repository's counters (issues, pulls, the next issue number).
+pub fn repo_stats(id: i64) -> Item {
+    key(&repo_pk(id), PROFILE)
+}
+
+/// Access grants on a repository: collaborators and teams.
+pub const ACCESS_PREFIX: &str = "ACCESS#";
+
+pub fn collaborator(repo_id: i64, user: &str) -> Item {
+    key(
+        &repo_pk(repo_id),
+        &format!("ACCESS#USER#{}", user.to_lowercase()),
+    )
+}
+
+/// The user side of a collaboration (repositories a user was given).
+pub fn collaboration(user: &str, repo_id: i64) -> Item {
+    key(&owner_pk(user), &format!("COLLAB#{repo_id:020}"))
+}
+
+pub fn repo_team(repo_id: i64, team_id: i64) -> Item {
+    key(&repo_pk(repo_id), &format!("ACCESS#TEAM#{team_id:020}"))
+}
+
+/// The team side of a team's repository grant.
+pub fn team_repo(team_id: i64, repo_id: i64) -> Item {
+    key(&team_pk(team_id), &format!("REPO#{repo_id:020}"))
+}
+
+pub const LABEL_PREFIX: &str = "LABEL#";
+
+/// A repository label.
+pub fn repo_label(repo_id: i64, label_id: i64) -> Item {
+    key(&repo_pk(repo_id), &format!("LABEL#{label_id:020}"))
+}
+
+/// An organisation label.
+pub fn org_label(org: &str, label_id: i64) -> Item {
+    key(&owner_pk(org), &format!("LABEL#{label_id:020}"))
+}
+
+pub const MILESTONE_PREFIX: &str = "MILESTONE#";
+
+pub fn milestone(repo_id: i64, milestone_id: i64) -> Item {
+    key(&repo_pk(repo_id), &format!("MILESTONE#{milestone_id:020}"))
+}

@@ -1,0 +1,225 @@
+//! Repositories: settings stored under the owner and name (so a rename
+//! moves one item), everything else (counters, access grants, labels,
+//! milestones, issues) under the repository's id.
+
+pub mod access;
+pub mod collaborators;
+pub mod views;
+
+use serde::{Deserialize, Serialize};
+
+use crate::{
+    Error, Result,
+    accounts::users::UserRecord,
+    db::{self, Db, keys},
+    time,
+};
+
+/// The settings of a repository (the item a path resolves).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct RepoRecord {
+    pub id: i64,
+    /// Owner name as created.
+    pub owner: String,
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    #[serde(default)]
+    pub website: String,
+    pub private: bool,
+    #[serde(default)]
+    pub archived: bool,
+    #[serde(default)]
+    pub archived_at: i64,
+    pub has_issues: bool,
+    pub has_pull_requests: bool,
+    #[serde(default = "yes")]
+    pub enable_issue_dependencies: bool,
+    #[serde(default)]
+    pub default_branch: String,
+    pub created: i64,
+    pub updated: i64,
+}
+
+fn yes() -> bool {
+    true
+}
+
+impl RepoRecord {
+    pub fn full_name(&self) -> String {
+        format!("{}/{}", self.owner, self.name)
+    }
+}
+
+/// Counters kept by issue and pull-request writes, in their transactions.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct RepoStats {
+    #[serde(default)]
+    pub num_issues: i64,
+    #[serde(default)]
+    pub num_closed_issues: i64,
+    #[serde(default)]
+    pub num_pulls: i64,
+    #[serde(default)]
+    pub num_closed_pulls: i64,
+    /// Issue numbers handed out so far (issues and pulls share them).
+    #[serde(default)]
+    pub last_index: i64,
+}
+
+/// Repository names: letters, digits, `-`, `_`, `.`; at most 100
+/// characters; not `.`/`..`, not ending in `.git` or `.wiki`.
+pub fn parse_name(raw: &str) -> Result<String> {
+    let name = raw.trim();
+    let bad = |why: &str| Error::field("name", format!("{why} (got {raw:?})"));
+    if name.is_empty() || name.chars().count() > 100 {
+        return Err(bad("must be 1 to 100 characters"));
+    }
+    if !name
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+    {
+        return Err(bad("may contain only letters, digits, '-', '_' and '.'"));
+    }
+    let lower = name.to_lowercase();
+    if matches!(lower.as_str(), "." | ".." | "-")
+        || [".git", ".wiki", ".rss", ".atom"]
+            .iter()
+            .any(|s| lower.ends_with(s))
+    {
+        return Err(Error::Unprocessable(format!(
+            "repository name is reserved [name: {name}]"
+        )));
+    }
+    Ok(name.to_string())
+}
+
+/// A validated repository request.
+pub struct NewRepo {
+    pub name: String,
+    pub description: String,
+    pub private: bool,
+    pub default_branch: String,
+}
+
+/// Creates a repository: its settings (failing if the owner already has
+/// one by that name) and its counters, in one transaction.
+pub async fn create(db: &Db, owner: &UserRecord, new: NewRepo) -> Result<RepoRecord> {
+    let now = time::now();
+    let repo = RepoRecord {
+        id: db.next_id("repo").await?,
+        owner: owner.name.clone(),
+        name: new.name,
+        description: new.description,
+        website: String::new(),
+        private: new.private,
+        archived: false,
+        archived_at: 0,
+        has_issues: true,
+        has_pull_requests: true,
+        enable_issue_dependencies: true,
+        default_branch: new.default_branch,
+        created: now,
+        updated: now,
+    };
+    let mut settings = db::to_item(&repo)?;
+    settings.extend(keys::repo_name(&repo.owner, &repo.name));
+    let mut stats = db::to_item(&RepoStats::default())?;
+    stats.extend(keys::repo_stats(repo.id));
+    let mut tx = db.tx();
+    tx.put_if_absent(settings)?.put_if_absent(stats)?;
+    db.transact(tx)
+        .await
+        .map_err(|e| match e.failed_condition() {
+            Some(0) => Error::Conflict(format!(
+                "The repository with the same name already exists. [{}]",
+                repo.full_name()
+            )),
+            _ => e.into(),
+        })?;
+    Ok(repo)
+}
+
+/// A repository by owner and name.
+pub async fn get(db: &Db, owner: &str, name: &str) -> Result<Option<RepoRecord>> {
+    Ok(db.get_as(keys::repo_name(owner, name)).await?)
+}
+
+pub async fn stats(db: &Db, id: i64) -> Result<RepoStats> {
+    Ok(db.get_as(keys::repo_stats(id)).await?.unwrap_or_default())
+}
+
+/// Saves changed settings; a changed name moves the settings item, failing
+/// with 422 when the new name is taken.
+pub async fn save(db: &Db, old_name: &str, repo: &RepoRecord) -> Result<()> {
+    let mut item = db::to_item(repo)?;
+    item.extend(keys::repo_name(&repo.owner, &repo.name));
+    if old_name.eq_ignore_ascii_case(&repo.name) {
+        // Same key: replace only if it still exists (a concurrent delete wins).
+        db.put(|p| {
+            p.set_item(Some(item))
+                .condition_expression("attribute_exists(pk)")
+        })
+        .await
+        .map_err(|e| match e {
+            db::DbError::ConditionFailed => Error::not_found(),
+            other => other.into(),
+        })?;
+        return Ok(());
+    }
+    let mut tx = db.tx();
+    tx.delete_existing(keys::repo_name(&repo.owner, old_name))?
+        .put_if_absent(item)?;
+    db.transact(tx)
+        .await
+        .map_err(|e| match e.failed_condition() {
+            Some(1) => {
+                Error::Unprocessable(format!("repository already exists [name: {}]", repo.name))
+            }
+            Some(0) => Error::not_found(),
+            _ => e.into(),
+        })
+}
+
+/// Deletes a repository. Its name is free at once; items under its id
+/// (labels, milestones, issues) become unreachable, since a repository
+/// created later under the same name gets a new id. Access grants are then
+/// removed in batches (both sides of each).
+pub async fn delete(db: &Db, repo: &RepoRecord) -> Result<()> {
+    let mut tx = db.tx();
+    tx.delete_existing(keys::repo_name(&repo.owner, &repo.name))?
+        .delete(keys::repo_stats(repo.id))?;
+    db.transact(tx)
+        .await
+        .map_err(|e| match e.failed_condition() {
+            Some(0) => Error::not_found(),
+            _ => e.into(),
+        })?;
+    let grants: Vec<access::Grant> = db
+        .query_prefix(&keys::repo_pk(repo.id), keys::ACCESS_PREFIX)
+        .await?
+        .into_iter()
+        .map(db::from_item)
+        .collect::<Result<_, _>>()?;
+    for chunk in grants.chunks(50) {
+        let mut tx = db.tx();
+        for g in chunk {
+            for key in g.keys(repo.id) {
+                tx.delete(key)?;
+            }
+        }
+        db.transact(tx).await?;
+    }
+    Ok(())
+}
+
+/// Repositories of one owner, by name.
+pub async fn list_by_owner(db: &Db, owner: &str) -> Result<Vec<RepoRecord>> {
+    let items = db
+        .query_prefix(&keys::owner_pk(owner), keys::REPO_NAME_PREFIX)
+        .await?;
+    items
+        .into_iter()
+        .map(|i| db::from_item(i).map_err(Error::from))
+        .collect()
+}
