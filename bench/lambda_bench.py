@@ -200,7 +200,7 @@ def main():
                 break
             time.sleep(0.01)
         log = fleet.logs.get(rid, {})
-        rows.append((label, status, log.get("db_round_trips"), log.get("db_read_units"),
+        rows.append((label, status, "%s (%s)" % (log.get("db_sequential"), log.get("db_round_trips")), log.get("db_read_units"),
                      log.get("db_write_units"), log.get("db_calls"), ms))
         return out
 
@@ -241,6 +241,22 @@ def main():
     run("GET /repos/{o}/{r}/milestones/{title}", "GET", repo + "/milestones/v1", utok, want=200)
     run("PATCH /repos/{o}/{r}/milestones/{id}", "PATCH", repo + "/milestones/%d" % ms["id"], utok,
         {"state": "closed"}, want=200)
+    ms2 = run("POST /repos/{o}/{r}/milestones (for issues)", "POST", repo + "/milestones", utok, {"title": "v2"}, want=201)
+    label = fleet.invoke("GET", repo + "/labels", utok)[2][0]["id"]
+    run("POST /repos/{o}/{r}/issues (writer fields)", "POST", repo + "/issues", utok,
+        {"title": "bench", "body": "cc @root", "labels": [label], "milestone": ms2["id"],
+         "assignees": ["root"], "due_date": "2030-01-01T00:00:00Z"}, want=201)
+    run("POST /repos/{o}/{r}/issues (plain)", "POST", repo + "/issues", utok, {"title": "plain"}, want=201)
+    run("GET /repos/{o}/{r}/issues/{n}", "GET", repo + "/issues/1", utok, want=200)
+    run("PATCH /repos/{o}/{r}/issues/{n} (close)", "PATCH", repo + "/issues/1", utok, {"state": "closed"}, want=201)
+    run("PATCH /repos/{o}/{r}/issues/{n} (body)", "PATCH", repo + "/issues/2", utok, {"body": "new"}, want=201)
+    run("POST /repos/{o}/{r}/issues/{n}/deadline", "POST", repo + "/issues/2/deadline", utok,
+        {"due_date": "2031-01-01T00:00:00Z"}, want=201)
+    run("POST /repos/{o}/{r}/issues/{n}/dependencies", "POST", repo + "/issues/2/dependencies", utok,
+        {"owner": org, "repo": "web", "index": 1}, want=201)
+    run("POST /repos/{o}/{r}/pulls", "POST", repo + "/pulls", utok, {"title": "pr", "head": "f", "base": "main"}, want=201)
+    run("POST /repos/{o}/{r}/pulls/{n}/merge", "POST", repo + "/pulls/3/merge", utok, {"Do": "merge"}, want=200)
+    run("DELETE /repos/{o}/{r}/issues/{n}", "DELETE", repo + "/issues/2", utok, want=204)
     run("DELETE /repos/{o}/{r}/milestones/{id}", "DELETE", repo + "/milestones/%d" % ms["id"], utok, want=204)
 
     warm = [fleet.invoke("GET", "/api/v1/user", admin)[3] for _ in range(50)]
@@ -249,7 +265,7 @@ def main():
     print("| function | release binary (x86_64) | cold start min / median / max (ms) |")
     print("|---|---|---|")
     colds = [("accounts", "GET", "/api/v1/user", admin), ("repos", "GET", repo, utok),
-             ("milestones", "GET", repo + "/milestones", utok)]
+             ("milestones", "GET", repo + "/milestones", utok), ("issues", "GET", repo + "/issues/1", utok)]
     for f, method, path, headers in colds:
         binary = os.path.join(args.bin_dir, f)
         t = cold_starts(binary, args.runs, method, path, headers)
@@ -259,7 +275,7 @@ def main():
     print("warm GET /user (50 runs): median %.1f ms, p90 %.1f ms"
           % (statistics.median(warm), sorted(warm)[int(len(warm) * 0.9) - 1]))
     print()
-    print("| request | status | round trips | read units | write units | calls | latency ms |")
+    print("| request | status | sequential round trips (calls) | read units | write units | calls | latency ms |")
     print("|---|---|---|---|---|---|---|")
     for label, status, rt, rcu, wcu, calls, ms_ in rows:
         print("| %s | %s | %s | %s | %s | %s | %.1f |" % (label, status, rt, rcu, wcu, calls, ms_))

@@ -20,6 +20,6 @@ if [ -z "${DYNAMODB_ENDPOINT:-}" ]; then
 fi
 export TABLE_NAME="bench-$(date +%s)"
 export BOOTSTRAP_ADMIN_TOKEN="$(python3 -c 'import secrets; print(secrets.token_hex(20))')"
-cargo build --release --bins -p accounts -p repos -p milestones
+cargo build --release --bins -p accounts -p repos -p milestones -p issues
 cargo run --quiet -p shared --bin bootstrap >/dev/null
 python3 bench/lambda_bench.py target/release "$BOOTSTRAP_ADMIN_TOKEN" --runs "${RUNS:-10}"

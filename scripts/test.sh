@@ -41,4 +41,15 @@ cargo lambda watch --invoke-address 127.0.0.1 --invoke-port "$api_port" \
 pids+=($!)
 wait_http "$API_URL/api/v1/user" 120
 
+# Start every instance of every function now: the emulator starts one with
+# `cargo run`, which must not wait for the build lock `cargo test` holds.
+for path in /api/v1/user /api/v1/repos/warm/up /api/v1/repos/warm/up/milestones /api/v1/repos/warm/up/issues/1; do
+  warm=()
+  for _ in $(seq "${CONCURRENCY:-4}"); do
+    curl -s -o /dev/null --max-time 120 "$API_URL$path" &
+    warm+=($!)
+  done
+  wait "${warm[@]}"
+done
+
 cargo test --workspace --no-fail-fast "$@"

@@ -42,6 +42,8 @@ pub enum Error {
     #[error("{0}")]
     NotFound(String),
     #[error("{0}")]
+    MethodNotAllowed(String),
+    #[error("{0}")]
     Conflict(String),
     #[error("{0}")]
     PreconditionFailed(String),
@@ -94,6 +96,7 @@ impl Error {
             }
             (Error::Forbidden(_) | Error::ForbiddenEmpty, _) => StatusCode::FORBIDDEN,
             (Error::NotFound(_), _) => StatusCode::NOT_FOUND,
+            (Error::MethodNotAllowed(_), _) => StatusCode::METHOD_NOT_ALLOWED,
             (Error::Conflict(_), _) => StatusCode::CONFLICT,
             (Error::PreconditionFailed(_), _) => StatusCode::PRECONDITION_FAILED,
             (Error::PayloadTooLarge(_), _) => StatusCode::PAYLOAD_TOO_LARGE,

@@ -9,6 +9,7 @@ pub mod config;
 pub mod db;
 pub mod error;
 pub mod http;
+pub mod issues;
 pub mod labels;
 pub mod milestones;
 pub mod repos;

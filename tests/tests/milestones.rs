@@ -270,3 +270,51 @@ async fn list_filters_order_and_paging() {
     );
     assert_eq!(f.list("?limit=2&page=9").await, (vec![], "4".to_string()));
 }
+
+#[tokio::test]
+async fn deleting_a_milestone_removes_it_from_its_issues() {
+    let f = fixture().await;
+    let m = f.create(json!({"title": "doomed"})).await;
+    let issues = f.base.replace("/milestones", "/issues");
+    for t in ["a", "b"] {
+        let r = f
+            .api
+            .call(
+                "POST",
+                &issues,
+                Auth::Token(&f.owner.token),
+                Some(json!({"title": t, "milestone": m["id"]})),
+            )
+            .await;
+        assert_eq!(r.status, 201);
+    }
+    let r = f
+        .api
+        .call(
+            "DELETE",
+            &format!("{}/{}", f.base, m["id"]),
+            Auth::Token(&f.owner.token),
+            None,
+        )
+        .await;
+    assert_eq!(r.status, 204);
+    for n in [1, 2] {
+        let i = f
+            .api
+            .call("GET", &format!("{issues}/{n}"), Auth::None, None)
+            .await;
+        assert_eq!(i.body["milestone"], Value::Null, "issue {n}");
+    }
+    // A new milestone starts from zero, and the issues can join it.
+    let fresh = f.create(json!({"title": "fresh"})).await;
+    let r = f
+        .api
+        .call(
+            "PATCH",
+            &format!("{issues}/1"),
+            Auth::Token(&f.owner.token),
+            Some(json!({"milestone": fresh["id"]})),
+        )
+        .await;
+    assert_eq!(r.body["milestone"]["open_issues"], 1);
+}

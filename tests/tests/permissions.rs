@@ -298,3 +298,101 @@ async fn labels_follow_the_same_rules() {
     let _ = &w.admin;
     let _ = &w.blocked;
 }
+
+#[tokio::test]
+async fn owner_visibility_hides_public_repositories() {
+    let api = Api::from_env();
+    let owner = api.new_user("vis").await;
+    let member = api.new_user("vism").await;
+    let outsider = api.new_user("viso").await;
+    let limited = api.new_org(&owner, "lim", "limited").await;
+    let private = api.new_org(&owner, "prv", "private").await;
+    let lrepo = api
+        .new_repo(&owner, &format!("/api/v1/orgs/{limited}/repos"), false)
+        .await;
+    let prepo = api
+        .new_repo(&owner, &format!("/api/v1/orgs/{private}/repos"), false)
+        .await;
+    let team = api
+        .call(
+            "POST",
+            &format!("/api/v1/orgs/{private}/teams"),
+            Auth::Token(&owner.token),
+            Some(json!({"name": "readers", "includes_all_repositories": true})),
+        )
+        .await;
+    let id = team.body["id"].as_i64().unwrap();
+    api.call(
+        "PUT",
+        &format!("/api/v1/teams/{id}/members/{}", member.name),
+        Auth::Token(&owner.token),
+        None,
+    )
+    .await;
+
+    let lpath = format!("/api/v1/repos/{limited}/{lrepo}/milestones");
+    let ppath = format!("/api/v1/repos/{private}/{prepo}/milestones");
+    assert_eq!(
+        api.call("GET", &lpath, Auth::None, None).await.status,
+        404,
+        "limited owner: anonymous callers see nothing"
+    );
+    assert_eq!(
+        api.call("GET", &lpath, Auth::Token(&outsider.token), None)
+            .await
+            .status,
+        200,
+        "limited owner: signed-in callers read"
+    );
+    assert_eq!(
+        api.call("GET", &ppath, Auth::Token(&outsider.token), None)
+            .await
+            .status,
+        404,
+        "private owner: outsiders see nothing"
+    );
+    assert_eq!(
+        api.call("GET", &ppath, Auth::Token(&member.token), None)
+            .await
+            .status,
+        200,
+        "private owner: members read"
+    );
+    // public-only tokens: a repository of a non-public owner counts as private.
+    let po = api
+        .token(
+            &outsider.name,
+            &outsider.password,
+            &["read:repository", "read:issue", "public-only"],
+        )
+        .await;
+    let r = api
+        .call(
+            "GET",
+            &format!("/api/v1/repos/{limited}/{lrepo}"),
+            Auth::Token(&po),
+            None,
+        )
+        .await;
+    assert_eq!(
+        (r.status, r.message()),
+        (403, "token scope is limited to public repos")
+    );
+}
+
+#[tokio::test]
+async fn unknown_fields_are_ignored_as_gitea_does() {
+    let api = Api::from_env();
+    let owner = api.new_user("unk").await;
+    let repo = api.new_repo(&owner, "/api/v1/user/repos", false).await;
+    let r = api
+        .call(
+            "POST",
+            &format!("/api/v1/repos/{}/{repo}/milestones", owner.name),
+            Auth::Token(&owner.token),
+            Some(json!({"title": "t", "colour": "blue", "nested": {"x": 1}})),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{:?}", r.body);
+    assert!(r.body.get("colour").is_none());
+}

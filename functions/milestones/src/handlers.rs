@@ -154,6 +154,8 @@ pub async fn edit(cx: &Ctx) -> Result<Response> {
 pub async fn delete(cx: &Ctx) -> Result<Response> {
     let ctx = writable(cx).await?;
     let m = milestones::find(&cx.db, ctx.repo.id, cx.param("id")).await?;
+    // The seed: deleting a milestone removes it from its issues.
+    shared::issues::detach_milestone(&cx.db, ctx.repo.id, m.id).await?;
     milestones::delete(&cx.db, &m).await?;
     cx.no_content()
 }

@@ -144,3 +144,65 @@ pub const MILESTONE_PREFIX: &str = "MILESTONE#";
 pub fn milestone(repo_id: i64, milestone_id: i64) -> Item {
     key(&repo_pk(repo_id), &format!("MILESTONE#{milestone_id:020}"))
 }
+
+pub const ISSUE_PREFIX: &str = "ISSUE#";
+
+/// An issue or pull request, by its per-repository number.
+pub fn issue(repo_id: i64, index: i64) -> Item {
+    key(&repo_pk(repo_id), &format!("ISSUE#{index:020}"))
+}
+
+/// Issue `index` depends on (is blocked by) `blocker` of repository
+/// `blocker_repo`. Stored under the dependent issue...
+pub fn dependency(repo_id: i64, index: i64, blocker_repo: i64, blocker: i64) -> Item {
+    key(
+        &repo_pk(repo_id),
+        &format!(
+            "{}{blocker_repo:020}#{blocker:020}",
+            dependency_prefix(index)
+        ),
+    )
+}
+
+pub fn dependency_prefix(index: i64) -> String {
+    format!("DEP#{index:020}#")
+}
+
+/// ...and mirrored under the blocker.
+pub fn blocks(blocker_repo: i64, blocker: i64, repo_id: i64, index: i64) -> Item {
+    key(
+        &repo_pk(blocker_repo),
+        &format!("{}{repo_id:020}#{index:020}", blocks_prefix(blocker)),
+    )
+}
+
+pub fn blocks_prefix(index: i64) -> String {
+    format!("BLOCKS#{index:020}#")
+}
+
+/// An issue's membership in a milestone (so deleting the milestone finds
+/// its issues).
+pub fn milestone_issue(repo_id: i64, milestone_id: i64, index: i64) -> Item {
+    key(
+        &repo_pk(repo_id),
+        &format!("{}{index:020}", milestone_issue_prefix(milestone_id)),
+    )
+}
+
+pub fn milestone_issue_prefix(milestone_id: i64) -> String {
+    format!("MSISSUE#{milestone_id:020}#")
+}
+
+/// The listing index key of an issue (`gsi1`): one partition per
+/// repository, kind and state, newest first by creation time.
+pub fn issue_list_pk(repo_id: i64, is_pull: bool, closed: bool) -> String {
+    format!(
+        "RI#{repo_id}#{}#{}",
+        if is_pull { "p" } else { "i" },
+        if closed { "c" } else { "o" }
+    )
+}
+
+pub fn issue_list_sk(created: i64, index: i64) -> String {
+    format!("{created:020}#{index:020}")
+}

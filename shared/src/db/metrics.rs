@@ -7,13 +7,16 @@ use aws_sdk_dynamodb::types::ConsumedCapacity;
 use serde::Serialize;
 
 #[derive(Debug, Default)]
-pub struct Metrics(Mutex<MetricsSnapshot>);
+pub struct Metrics(Mutex<(MetricsSnapshot, u32)>);
 
 /// What one request has cost so far.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct MetricsSnapshot {
     /// DynamoDB calls made (each is one network round trip).
     pub round_trips: u32,
+    /// Round trips the request waited for one after another: calls made
+    /// concurrently (while another was in flight) do not add to this.
+    pub sequential: u32,
     pub read_units: f64,
     pub write_units: f64,
     /// Operation names in call order, e.g. `["GetItem", "TransactWriteItems"]`.
@@ -21,8 +24,21 @@ pub struct MetricsSnapshot {
 }
 
 impl Metrics {
+    /// A call is about to be sent.
+    pub(super) fn start(&self) {
+        let mut guard = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        let (m, in_flight) = &mut *guard;
+        if *in_flight == 0 {
+            m.sequential += 1;
+        }
+        *in_flight += 1;
+    }
+
+    /// A call came back with its consumed capacity.
     pub(super) fn add(&self, op: &'static str, consumed: Vec<&ConsumedCapacity>) {
-        let mut m = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        let mut guard = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        let (m, in_flight) = &mut *guard;
+        *in_flight = in_flight.saturating_sub(1);
         m.round_trips += 1;
         m.calls.push(op);
         for c in consumed {
@@ -47,6 +63,6 @@ impl Metrics {
     }
 
     pub fn snapshot(&self) -> MetricsSnapshot {
-        self.0.lock().unwrap_or_else(|p| p.into_inner()).clone()
+        self.0.lock().unwrap_or_else(|p| p.into_inner()).0.clone()
     }
 }

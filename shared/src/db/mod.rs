@@ -137,6 +137,7 @@ impl Db {
             + 'static,
         DbError: From<aws_sdk_dynamodb::error::SdkError<E>>,
     {
+        self.metrics.start();
         let result = call.await;
         match &result {
             Ok(out) => self.metrics.add(op, out.consumed()),

@@ -40,13 +40,25 @@ impl Tx {
     }
 
     fn put_with(&mut self, item: Item, condition: Option<&str>) -> Result<&mut Self, DbError> {
-        let p = built(
-            Put::builder()
-                .table_name(&*self.table)
-                .set_item(Some(item))
-                .set_condition_expression(condition.map(str::to_owned))
-                .build(),
-        )?;
+        self.put_if(item, condition.unwrap_or(""), &[])
+    }
+
+    /// Writes `item` if `condition` (with `values`) holds; an empty
+    /// condition means always.
+    pub fn put_if(
+        &mut self,
+        item: Item,
+        condition: &str,
+        values: &[(&str, AttributeValue)],
+    ) -> Result<&mut Self, DbError> {
+        let mut b = Put::builder()
+            .table_name(&*self.table)
+            .set_item(Some(item))
+            .set_condition_expression((!condition.is_empty()).then(|| condition.to_owned()));
+        for (name, value) in values {
+            b = b.expression_attribute_values(*name, value.clone());
+        }
+        let p = built(b.build())?;
         self.items.push(TransactWriteItem::builder().put(p).build());
         Ok(self)
     }
@@ -62,13 +74,24 @@ impl Tx {
     }
 
     fn delete_with(&mut self, key: Item, condition: Option<&str>) -> Result<&mut Self, DbError> {
-        let d = built(
-            Delete::builder()
-                .table_name(&*self.table)
-                .set_key(Some(key))
-                .set_condition_expression(condition.map(str::to_owned))
-                .build(),
-        )?;
+        self.delete_if(key, condition.unwrap_or(""), &[])
+    }
+
+    /// Removes the item under `key` if `condition` (with `values`) holds.
+    pub fn delete_if(
+        &mut self,
+        key: Item,
+        condition: &str,
+        values: &[(&str, AttributeValue)],
+    ) -> Result<&mut Self, DbError> {
+        let mut b = Delete::builder()
+            .table_name(&*self.table)
+            .set_key(Some(key))
+            .set_condition_expression((!condition.is_empty()).then(|| condition.to_owned()));
+        for (name, value) in values {
+            b = b.expression_attribute_values(*name, value.clone());
+        }
+        let d = built(b.build())?;
         self.items
             .push(TransactWriteItem::builder().delete(d).build());
         Ok(self)
@@ -111,6 +134,10 @@ impl Tx {
             .set_key(Some(key))
             .update_expression(expression)
             .set_condition_expression(condition.map(str::to_owned));
+        // `#n` is the one attribute name used that DynamoDB reserves.
+        if expression.contains("#n") {
+            u = u.expression_attribute_names("#n", "name");
+        }
         for (name, value) in values {
             u = u.expression_attribute_values(*name, value.clone());
         }

@@ -192,6 +192,7 @@ pub async fn handle<S: Service>(app: &App, req: Request) -> Response {
         status = res.status().as_u16(),
         latency_ms = started.elapsed().as_millis() as u64,
         db_round_trips = cost.round_trips,
+        db_sequential = cost.sequential,
         db_read_units = cost.read_units,
         db_write_units = cost.write_units,
         db_calls = ?cost.calls,

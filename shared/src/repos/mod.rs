@@ -65,6 +65,12 @@ pub struct RepoStats {
     /// Issue numbers handed out so far (issues and pulls share them).
     #[serde(default)]
     pub last_index: i64,
+    /// Owner and name, so a repository can be found from its id (issue
+    /// dependencies across repositories); kept by create and rename.
+    #[serde(default)]
+    pub owner: String,
+    #[serde(default)]
+    pub name: String,
 }
 
 /// Repository names: letters, digits, `-`, `_`, `.`; at most 100
@@ -124,7 +130,11 @@ pub async fn create(db: &Db, owner: &UserRecord, new: NewRepo) -> Result<RepoRec
     };
     let mut settings = db::to_item(&repo)?;
     settings.extend(keys::repo_name(&repo.owner, &repo.name));
-    let mut stats = db::to_item(&RepoStats::default())?;
+    let mut stats = db::to_item(&RepoStats {
+        owner: repo.owner.clone(),
+        name: repo.name.clone(),
+        ..RepoStats::default()
+    })?;
     stats.extend(keys::repo_stats(repo.id));
     let mut tx = db.tx();
     tx.put_if_absent(settings)?.put_if_absent(stats)?;
@@ -211,6 +221,17 @@ pub async fn delete(db: &Db, repo: &RepoRecord) -> Result<()> {
         db.transact(tx).await?;
     }
     Ok(())
+}
+
+/// A repository by id (via its counters item, which names it).
+pub async fn get_by_id(db: &Db, id: i64) -> Result<Option<RepoRecord>> {
+    let stats = stats(db, id).await?;
+    if stats.name.is_empty() {
+        return Ok(None);
+    }
+    get(db, &stats.owner, &stats.name)
+        .await
+        .map(|r| r.filter(|r| r.id == id))
 }
 
 /// Repositories of one owner, by name.

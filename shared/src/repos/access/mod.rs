@@ -241,7 +241,12 @@ pub async fn load(db: &Db, caller: &Caller, owner: &str, name: &str) -> Result<R
         collaborator: None,
         blocked: blocked?,
     };
-    if let Some(p) = me.filter(|_| !facts.site_admin && !facts.is_owner) {
+    // Grants can only raise access; skip reading them when nothing can.
+    let org_owner = facts
+        .memberships
+        .iter()
+        .any(|m| m.permission == AccessMode::Owner);
+    if let Some(p) = me.filter(|_| !facts.site_admin && !facts.is_owner && !org_owner) {
         let grants: Vec<Grant> = db
             .query_prefix(&keys::repo_pk(repo.id), keys::ACCESS_PREFIX)
             .await?

@@ -1,0 +1,6 @@
+//! Lambda entry point of the issues function.
+
+#[tokio::main]
+async fn main() -> Result<(), lambda_http::Error> {
+    shared::http::run::<issues::Api>().await
+}

@@ -1,0 +1,114 @@
+//! In-process tests of the issue write path against DynamoDB Local.
+
+use ::issues::Api;
+use serde_json::{Value, json};
+use shared::{
+    Error,
+    accounts::users,
+    db::keys,
+    http::{App, handle},
+    issues::{self, edit},
+    repos::{self, NewRepo},
+    testing::{self, parts, request},
+};
+
+async fn call(
+    app: &App,
+    method: &str,
+    uri: &str,
+    token: Option<&str>,
+    body: Option<Value>,
+) -> (u16, Value) {
+    let body = body.map(|b| b.to_string());
+    parts(&handle::<Api>(app, request(method, uri, token, body.as_deref())).await)
+}
+
+async fn setup() -> (App, String, i64) {
+    let app = testing::app().await;
+    let (user, token) = testing::seed_user(&app, "ivy", false, &["write:issue"]).await;
+    let owner = users::get(&app.db, &user.name).await.unwrap().unwrap();
+    let new = NewRepo {
+        name: "app".into(),
+        description: String::new(),
+        private: false,
+        default_branch: "main".into(),
+    };
+    let repo = repos::create(&app.db, &owner, new).await.unwrap();
+    (app, token, repo.id)
+}
+
+#[tokio::test]
+async fn a_body_edit_against_an_outdated_version_is_refused() {
+    let (app, token, repo_id) = setup().await;
+    assert_eq!(
+        call(
+            &app,
+            "POST",
+            "/api/v1/repos/ivy/app/issues",
+            Some(&token),
+            Some(json!({"title": "t", "body": "v0"}))
+        )
+        .await
+        .0,
+        201
+    );
+    let stale = issues::find(&app.db, repo_id, 1).await.unwrap();
+    // Someone else changes the body first.
+    let (status, _) = call(
+        &app,
+        "PATCH",
+        "/api/v1/repos/ivy/app/issues/1",
+        Some(&token),
+        Some(json!({"body": "v1"})),
+    )
+    .await;
+    assert_eq!(status, 201);
+    let v = stale.content_version;
+    let err = edit::update(&app.db, stale, Some(v), |i| {
+        i.body = "v2".into();
+        Ok(())
+    })
+    .await
+    .unwrap_err();
+    assert!(matches!(err, Error::BadRequest(_)), "{err:?}");
+    assert_eq!(issues::find(&app.db, repo_id, 1).await.unwrap().body, "v1");
+}
+
+#[tokio::test]
+async fn mentions_and_listing_keys_are_stored() {
+    let (app, token, repo_id) = setup().await;
+    let body = json!({"title": "ping @Bob", "body": "and @carol."});
+    assert_eq!(
+        call(
+            &app,
+            "POST",
+            "/api/v1/repos/ivy/app/issues",
+            Some(&token),
+            Some(body)
+        )
+        .await
+        .0,
+        201
+    );
+    let item = app.db.get(keys::issue(repo_id, 1)).await.unwrap().unwrap();
+    let stored: issues::IssueRecord = shared::db::from_item(item.clone()).unwrap();
+    assert_eq!(stored.mentions, ["bob", "carol"]);
+    assert_eq!(
+        item["gsi1pk"].as_s().unwrap(),
+        &keys::issue_list_pk(repo_id, false, false)
+    );
+    // Closing moves it to the closed partition of the listing index.
+    call(
+        &app,
+        "PATCH",
+        "/api/v1/repos/ivy/app/issues/1",
+        Some(&token),
+        Some(json!({"state": "closed"})),
+    )
+    .await;
+    let item = app.db.get(keys::issue(repo_id, 1)).await.unwrap().unwrap();
+    assert_eq!(
+        item["gsi1pk"].as_s().unwrap(),
+        &keys::issue_list_pk(repo_id, false, true)
+    );
+}

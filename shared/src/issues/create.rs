@@ -1,0 +1,91 @@
+//! Creating an issue or pull request. The number is the repository's
+//! `last_index + 1`, claimed in the same transaction that writes the issue
+//! and moves every counter, on condition that `last_index` did not move
+//! meanwhile; a lost race re-reads and tries again. So numbers start at 1,
+//! are never reused, and a failed create leaves no gap.
+
+use std::time::Duration;
+
+use super::{IssueRecord, add_counter_moves, mentions};
+use crate::{
+    Error, Result,
+    db::{Db, DbError},
+    repos, time,
+};
+
+/// A validated create request (permissions already applied).
+#[derive(Clone, Debug, Default)]
+pub struct NewIssue {
+    pub is_pull: bool,
+    pub title: String,
+    pub body: String,
+    pub git_ref: String,
+    /// Lower-case login of the caller.
+    pub poster: String,
+    pub assignees: Vec<String>,
+    pub labels: Vec<i64>,
+    pub milestone: i64,
+    pub due: i64,
+    pub closed: bool,
+    pub head: String,
+    pub base: String,
+}
+
+const ATTEMPTS: u32 = 200;
+
+pub async fn create(db: &Db, repo_id: i64, new: NewIssue) -> Result<IssueRecord> {
+    let id = db.next_id("issue").await?;
+    let now = time::now();
+    let mut rec = IssueRecord {
+        id,
+        repo_id,
+        index: 0,
+        is_pull: new.is_pull,
+        mentions: mentions(&format!("{}\n{}", new.title, new.body)),
+        title: new.title,
+        body: new.body,
+        git_ref: new.git_ref,
+        poster: new.poster,
+        assignees: new.assignees,
+        labels: new.labels,
+        milestone: new.milestone,
+        closed: new.closed,
+        closed_at: if new.closed { now } else { 0 },
+        due: new.due,
+        created: now,
+        updated: now,
+        content_version: 0,
+        version: 1,
+        head: new.head,
+        base: new.base,
+        ..IssueRecord::default()
+    };
+    for attempt in 0..ATTEMPTS {
+        let last = repos::stats(db, repo_id).await?.last_index;
+        rec.index = last + 1;
+        let mut tx = db.tx();
+        add_counter_moves(&mut tx, None, Some(&rec), Some((last, rec.index)))?;
+        let milestone_at = (rec.milestone != 0).then_some(1);
+        tx.put_if_absent(rec.to_item()?)?;
+        match db.transact(tx).await {
+            Ok(()) => return Ok(rec),
+            Err(e)
+                if e.failed_condition() == Some(0) || matches!(e, DbError::TransactionConflict) =>
+            {
+                // Another create took this number: wait a little, re-read.
+                let jitter = rand::random::<u64>() % (5 + 5 * u64::from(attempt.min(10)));
+                tokio::time::sleep(Duration::from_millis(jitter)).await;
+            }
+            Err(e) if e.failed_condition().is_some() && e.failed_condition() == milestone_at => {
+                return Err(Error::Unprocessable(format!(
+                    "milestone does not exist [id: {}]",
+                    rec.milestone
+                )));
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Err(Error::Unavailable(format!(
+        "could not claim an issue number in repository {repo_id}"
+    )))
+}

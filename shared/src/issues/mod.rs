@@ -1,0 +1,303 @@
+//! Issues and pull-request records. Both live under their repository's id,
+//! keyed by the per-repository number they share; every write that moves a
+//! counter (repository, milestone) does so in the same transaction, guarded
+//! by the issue's `version`, so concurrent writers cannot double-count.
+
+pub mod create;
+pub mod deps;
+pub mod edit;
+pub mod views;
+
+use serde::{Deserialize, Serialize};
+
+use crate::{
+    Error, Result,
+    db::{self, Db, Item, Tx, keys},
+};
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct IssueRecord {
+    /// Global id (Gitea exposes one besides the number).
+    pub id: i64,
+    pub repo_id: i64,
+    /// Per-repository number shared by issues and pull requests.
+    pub index: i64,
+    #[serde(default)]
+    pub is_pull: bool,
+    pub title: String,
+    #[serde(default)]
+    pub body: String,
+    #[serde(default, rename = "ref")]
+    pub git_ref: String,
+    /// Lower-case login of the poster.
+    pub poster: String,
+    #[serde(default)]
+    pub assignees: Vec<String>,
+    #[serde(default)]
+    pub labels: Vec<i64>,
+    /// Milestone id, 0 for none.
+    #[serde(default)]
+    pub milestone: i64,
+    #[serde(default)]
+    pub closed: bool,
+    #[serde(default)]
+    pub closed_at: i64,
+    /// Deadline (23:59:59 of its day), 0 for none.
+    #[serde(default)]
+    pub due: i64,
+    pub created: i64,
+    pub updated: i64,
+    /// Bumped by every body change (the optimistic check of body edits).
+    #[serde(default)]
+    pub content_version: i64,
+    /// Bumped by every write (the condition of every transaction).
+    #[serde(default)]
+    pub version: i64,
+    /// Lower-case logins mentioned as `@login` in the title or body.
+    #[serde(default)]
+    pub mentions: Vec<String>,
+    #[serde(default)]
+    pub head: String,
+    #[serde(default)]
+    pub base: String,
+    #[serde(default)]
+    pub merged: bool,
+    #[serde(default)]
+    pub merged_at: i64,
+    #[serde(default)]
+    pub review_requested: Vec<String>,
+    #[serde(default)]
+    pub reviewed: Vec<String>,
+}
+
+impl IssueRecord {
+    /// The stored item: the record, its key and its listing-index keys.
+    pub fn to_item(&self) -> Result<Item> {
+        let mut item = db::to_item(self)?;
+        item.extend(keys::issue(self.repo_id, self.index));
+        item.insert(
+            "gsi1pk".into(),
+            db::s(keys::issue_list_pk(self.repo_id, self.is_pull, self.closed)),
+        );
+        item.insert(
+            "gsi1sk".into(),
+            db::s(keys::issue_list_sk(self.created, self.index)),
+        );
+        Ok(item)
+    }
+
+    pub fn kind(&self) -> &'static str {
+        if self.is_pull {
+            "pull request"
+        } else {
+            "issue"
+        }
+    }
+}
+
+/// Lower-case logins written as `@login` in `text` (Gitea's mention rule:
+/// `@` at a word start, followed by a valid user name).
+pub fn mentions(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let chars: Vec<char> = text.chars().collect();
+    for (i, c) in chars.iter().enumerate() {
+        if *c != '@'
+            || (i > 0
+                && (chars[i - 1].is_alphanumeric()
+                    || matches!(chars[i - 1], '.' | '_' | '-' | '@')))
+        {
+            continue;
+        }
+        let name: String = chars[i + 1..]
+            .iter()
+            .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+            .collect();
+        let name = name.trim_end_matches(['.', '-', '_']).to_lowercase();
+        if !name.is_empty() && !out.contains(&name) {
+            out.push(name);
+        }
+    }
+    out
+}
+
+pub async fn get(db: &Db, repo_id: i64, index: i64) -> Result<Option<IssueRecord>> {
+    Ok(db.get_as(keys::issue(repo_id, index)).await?)
+}
+
+/// An issue by number, 404 when missing.
+pub async fn find(db: &Db, repo_id: i64, index: i64) -> Result<IssueRecord> {
+    get(db, repo_id, index).await?.ok_or_else(|| {
+        Error::NotFound(format!(
+            "issue does not exist [repo_id: {repo_id}, index: {index}]"
+        ))
+    })
+}
+
+/// Adds the counter moves for an issue going from `before` to `after`
+/// (either may be absent: creation, deletion): repository totals by kind
+/// and state, and the milestone totals with its membership item.
+///
+/// `number` claims the next issue number on creation: the repository's
+/// `last_index` moves from `.0` to `.1` in the same update, on condition
+/// that nobody else moved it first (DynamoDB allows one operation per item
+/// in a transaction, so both changes share one update).
+pub fn add_counter_moves(
+    tx: &mut Tx,
+    before: Option<&IssueRecord>,
+    after: Option<&IssueRecord>,
+    number: Option<(i64, i64)>,
+) -> Result<()> {
+    let sample = after
+        .or(before)
+        .ok_or_else(|| Error::Internal("no issue to count".into()))?;
+    let (total, closed) = if sample.is_pull {
+        ("num_pulls", "num_closed_pulls")
+    } else {
+        ("num_issues", "num_closed_issues")
+    };
+    let count = |i: Option<&IssueRecord>| {
+        (
+            i64::from(i.is_some()),
+            i64::from(i.is_some_and(|i| i.closed)),
+        )
+    };
+    let (b_total, b_closed) = count(before);
+    let (a_total, a_closed) = count(after);
+    let (d_total, d_closed) = (a_total - b_total, a_closed - b_closed);
+    match number {
+        Some((prev, next)) => {
+            tx.update(
+                keys::repo_stats(sample.repo_id),
+                &format!("SET last_index = :next ADD {total} :t, {closed} :c"),
+                &[
+                    (":t", db::n(d_total)),
+                    (":c", db::n(d_closed)),
+                    (":next", db::n(next)),
+                    (":prev", db::n(prev)),
+                ],
+                Some("last_index = :prev"),
+            )?;
+        }
+        None if d_total != 0 || d_closed != 0 => {
+            tx.update(
+                keys::repo_stats(sample.repo_id),
+                &format!("ADD {total} :t, {closed} :c"),
+                &[(":t", db::n(d_total)), (":c", db::n(d_closed))],
+                None,
+            )?;
+        }
+        None => {}
+    }
+    let closed = |i: &IssueRecord| i64::from(i.closed);
+    match (
+        before.filter(|i| i.milestone != 0),
+        after.filter(|i| i.milestone != 0),
+    ) {
+        (Some(b), Some(a)) if b.milestone == a.milestone => {
+            if closed(a) != closed(b) {
+                tx.update(
+                    keys::milestone(a.repo_id, a.milestone),
+                    "ADD num_closed_issues :c",
+                    &[(":c", db::n(closed(a) - closed(b)))],
+                    Some("attribute_exists(pk)"),
+                )?;
+            }
+        }
+        (b, a) => {
+            for (issue, sign) in [(b, -1), (a, 1)] {
+                let Some(i) = issue else { continue };
+                tx.update(
+                    keys::milestone(i.repo_id, i.milestone),
+                    "ADD num_issues :t, num_closed_issues :c",
+                    &[(":t", db::n(sign)), (":c", db::n(sign * closed(i)))],
+                    Some("attribute_exists(pk)"),
+                )?;
+                let member = keys::milestone_issue(i.repo_id, i.milestone, i.index);
+                if sign > 0 {
+                    tx.put(member)?;
+                } else {
+                    tx.delete(member)?;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Deletes an issue: its item, its counters' share, its milestone
+/// membership and both sides of its dependencies, in one transaction.
+/// Its number is never handed out again.
+pub async fn delete(db: &Db, issue: &IssueRecord) -> Result<()> {
+    let (deps, blocks) = tokio::try_join!(deps::blockers(db, issue), deps::blocked(db, issue))?;
+    let mut tx = db.tx();
+    tx.delete_if(
+        keys::issue(issue.repo_id, issue.index),
+        "version = :v",
+        &[(":v", db::n(issue.version))],
+    )?;
+    add_counter_moves(&mut tx, Some(issue), None, None)?;
+    for (repo, index) in deps.iter() {
+        tx.delete(keys::dependency(issue.repo_id, issue.index, *repo, *index))?;
+        tx.delete(keys::blocks(*repo, *index, issue.repo_id, issue.index))?;
+    }
+    for (repo, index) in blocks.iter() {
+        tx.delete(keys::blocks(issue.repo_id, issue.index, *repo, *index))?;
+        tx.delete(keys::dependency(*repo, *index, issue.repo_id, issue.index))?;
+    }
+    db.transact(tx)
+        .await
+        .map_err(|e| match e.failed_condition() {
+            Some(0) => {
+                Error::Conflict("the issue changed while it was being deleted; retry".into())
+            }
+            _ => e.into(),
+        })
+}
+
+/// Takes a milestone off every issue that has it (before the milestone is
+/// deleted), each through the normal edit path so counters and membership
+/// items follow. Returns how many issues were changed.
+pub async fn detach_milestone(db: &Db, repo_id: i64, milestone_id: i64) -> Result<usize> {
+    let members = db
+        .query_prefix(
+            &keys::repo_pk(repo_id),
+            &keys::milestone_issue_prefix(milestone_id),
+        )
+        .await?;
+    let mut changed = 0;
+    for m in members {
+        let Some(index) = m
+            .get("sk")
+            .and_then(|v| v.as_s().ok())
+            .and_then(|sk| sk.rsplit('#').next())
+            .and_then(|n| n.parse::<i64>().ok())
+        else {
+            continue;
+        };
+        let Some(issue) = get(db, repo_id, index).await? else {
+            continue;
+        };
+        edit::update(db, issue, None, |i| {
+            if i.milestone == milestone_id {
+                i.milestone = 0;
+            }
+            Ok(())
+        })
+        .await?;
+        changed += 1;
+    }
+    Ok(changed)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn finds_mentions() {
+        assert_eq!(
+            super::mentions("hi @Alice and @bob.smith, cc @carol."),
+            ["alice", "bob.smith", "carol"]
+        );
+        assert!(super::mentions("mail a@b.io or @@x or @").is_empty());
+        assert_eq!(super::mentions("@dup @DUP"), ["dup"]);
+    }
+}

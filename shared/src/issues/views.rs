@@ -1,0 +1,359 @@
+//! Gitea's `Issue` and `PullRequest` JSON. Everything an issue refers to
+//! (poster, assignees, labels, milestone) is fetched for a whole page of
+//! issues in one batched read.
+
+use std::collections::{HashMap, HashSet};
+
+use serde::Serialize;
+
+use super::IssueRecord;
+use crate::{
+    Config, Result,
+    accounts::{
+        names::Visibility,
+        users::{OwnerKind, UserRecord},
+        views::User,
+    },
+    db::{self, Db, Item, keys},
+    labels::{Label, LabelRecord},
+    milestones::{Milestone, MilestoneRecord},
+    repos::RepoRecord,
+    time,
+};
+
+/// Users, labels and milestones referred to by a set of issues.
+#[derive(Default)]
+pub struct Lookup {
+    users: HashMap<String, UserRecord>,
+    labels: HashMap<i64, LabelRecord>,
+    milestones: HashMap<(i64, i64), MilestoneRecord>,
+}
+
+impl Lookup {
+    /// One batched read (per 100 keys) for everything `issues` refer to.
+    /// A label id is looked up among the repository's labels and, for an
+    /// organisation's repository, the organisation's.
+    pub async fn load(
+        db: &Db,
+        repos: &HashMap<i64, RepoRecord>,
+        issues: &[IssueRecord],
+    ) -> Result<Self> {
+        let mut wanted: Vec<Item> = Vec::new();
+        let mut seen = HashSet::new();
+        let mut want = |k: Item, wanted: &mut Vec<Item>| {
+            let id = format!("{:?}{:?}", k.get("pk"), k.get("sk"));
+            if seen.insert(id) {
+                wanted.push(k);
+            }
+        };
+        for i in issues {
+            for u in std::iter::once(&i.poster)
+                .chain(&i.assignees)
+                .chain(&i.review_requested)
+            {
+                want(keys::owner(u), &mut wanted);
+            }
+            for l in &i.labels {
+                want(keys::repo_label(i.repo_id, *l), &mut wanted);
+                if let Some(r) = repos.get(&i.repo_id) {
+                    want(keys::org_label(&r.owner, *l), &mut wanted);
+                }
+            }
+            if i.milestone != 0 {
+                want(keys::milestone(i.repo_id, i.milestone), &mut wanted);
+            }
+        }
+        let mut out = Lookup::default();
+        for chunk in wanted.chunks(100) {
+            for item in db.batch_get(chunk.to_vec()).await? {
+                let sk = item
+                    .get("sk")
+                    .and_then(|v| v.as_s().ok())
+                    .cloned()
+                    .unwrap_or_default();
+                if sk == keys::PROFILE {
+                    let u: UserRecord = db::from_item(item)?;
+                    out.users.insert(u.name.to_lowercase(), u);
+                } else if sk.starts_with(keys::LABEL_PREFIX) {
+                    let l: LabelRecord = db::from_item(item)?;
+                    out.labels.insert(l.id, l);
+                } else if sk.starts_with(keys::MILESTONE_PREFIX) {
+                    let m: MilestoneRecord = db::from_item(item)?;
+                    out.milestones.insert((m.repo_id, m.id), m);
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// A user, or Gitea's Ghost for one that no longer exists.
+    fn user(&self, login: &str) -> UserRecord {
+        self.users
+            .get(login)
+            .cloned()
+            .unwrap_or_else(|| UserRecord {
+                id: -1,
+                name: "Ghost".into(),
+                kind: OwnerKind::User,
+                email: String::new(),
+                full_name: String::new(),
+                password_hash: None,
+                visibility: Visibility::Public,
+                is_admin: false,
+                restricted: false,
+                prohibit_login: false,
+                description: String::new(),
+                website: String::new(),
+                location: String::new(),
+                owners_team: None,
+                repo_admin_change_team_access: false,
+                created: 0,
+            })
+    }
+}
+
+#[derive(Serialize)]
+pub struct RepositoryMeta {
+    pub id: i64,
+    pub name: String,
+    pub owner: String,
+    pub full_name: String,
+}
+
+#[derive(Serialize)]
+pub struct PullRequestMeta {
+    pub merged: bool,
+    pub merged_at: Option<String>,
+    pub draft: bool,
+    pub html_url: String,
+}
+
+/// Gitea's `Issue`.
+#[derive(Serialize)]
+pub struct Issue {
+    pub id: i64,
+    pub url: String,
+    pub html_url: String,
+    pub number: i64,
+    pub user: User,
+    pub original_author: String,
+    pub original_author_id: i64,
+    pub title: String,
+    pub body: String,
+    #[serde(rename = "ref")]
+    pub git_ref: String,
+    pub assets: Vec<()>,
+    pub labels: Vec<Label>,
+    pub milestone: Option<Milestone>,
+    pub assignee: Option<User>,
+    pub assignees: Option<Vec<User>>,
+    pub state: &'static str,
+    pub is_locked: bool,
+    pub comments: i64,
+    pub created_at: String,
+    pub updated_at: String,
+    pub closed_at: Option<String>,
+    pub due_date: Option<String>,
+    pub time_estimate: i64,
+    pub pull_request: Option<PullRequestMeta>,
+    pub repository: RepositoryMeta,
+    pub pin_order: i64,
+}
+
+fn opt_time(secs: i64, config: &Config) -> Option<String> {
+    (secs > 0).then(|| time::render(secs, config.display_tz))
+}
+
+impl Issue {
+    pub fn new(i: &IssueRecord, repo: &RepoRecord, lookup: &Lookup, config: &Config) -> Self {
+        let full = repo.full_name();
+        let kind = if i.is_pull { "pulls" } else { "issues" };
+        let html_url = config.url(&format!("{full}/{kind}/{}", i.index));
+        let assignees: Vec<User> = i
+            .assignees
+            .iter()
+            .map(|a| User::embedded(&lookup.user(a), config))
+            .collect();
+        Self {
+            id: i.id,
+            url: config.url(&format!("api/v1/repos/{full}/issues/{}", i.index)),
+            number: i.index,
+            user: User::embedded(&lookup.user(&i.poster), config),
+            original_author: String::new(),
+            original_author_id: 0,
+            title: i.title.clone(),
+            body: i.body.clone(),
+            git_ref: i.git_ref.clone(),
+            assets: Vec::new(),
+            labels: i
+                .labels
+                .iter()
+                .filter_map(|l| lookup.labels.get(l))
+                .map(|l| Label::new(l, config))
+                .collect(),
+            milestone: lookup
+                .milestones
+                .get(&(i.repo_id, i.milestone))
+                .map(|m| Milestone::new(m, config)),
+            assignee: i
+                .assignees
+                .first()
+                .map(|a| User::embedded(&lookup.user(a), config)),
+            assignees: (!assignees.is_empty()).then_some(assignees),
+            state: if i.closed { "closed" } else { "open" },
+            is_locked: false,
+            comments: 0,
+            created_at: time::render(i.created, config.display_tz),
+            updated_at: time::render(i.updated, config.display_tz),
+            closed_at: if i.closed {
+                opt_time(i.closed_at, config)
+            } else {
+                None
+            },
+            due_date: opt_time(i.due, config),
+            time_estimate: 0,
+            pull_request: i.is_pull.then(|| PullRequestMeta {
+                merged: i.merged,
+                merged_at: opt_time(i.merged_at, config),
+                draft: false,
+                html_url: html_url.clone(),
+            }),
+            html_url,
+            repository: RepositoryMeta {
+                id: repo.id,
+                name: repo.name.clone(),
+                owner: repo.owner.clone(),
+                full_name: full,
+            },
+            pin_order: 0,
+        }
+    }
+
+    /// Renders a page of issues of one or more repositories.
+    pub async fn many(
+        db: &Db,
+        repos: &HashMap<i64, RepoRecord>,
+        issues: &[IssueRecord],
+        config: &Config,
+    ) -> Result<Vec<Issue>> {
+        let lookup = Lookup::load(db, repos, issues).await?;
+        Ok(issues
+            .iter()
+            .filter_map(|i| {
+                repos
+                    .get(&i.repo_id)
+                    .map(|r| Issue::new(i, r, &lookup, config))
+            })
+            .collect())
+    }
+
+    /// Renders one issue.
+    pub async fn one(
+        db: &Db,
+        repo: &RepoRecord,
+        issue: &IssueRecord,
+        config: &Config,
+    ) -> Result<Issue> {
+        let repos = HashMap::from([(repo.id, repo.clone())]);
+        let lookup = Lookup::load(db, &repos, std::slice::from_ref(issue)).await?;
+        Ok(Issue::new(issue, repo, &lookup, config))
+    }
+}
+
+/// A branch end of a pull request.
+#[derive(Serialize)]
+pub struct Branch {
+    pub label: String,
+    #[serde(rename = "ref")]
+    pub git_ref: String,
+    pub sha: String,
+    pub repo_id: i64,
+}
+
+/// Gitea's `PullRequest` (the fields a record without git can fill).
+#[derive(Serialize)]
+pub struct PullRequest {
+    pub id: i64,
+    pub url: String,
+    pub number: i64,
+    pub user: User,
+    pub title: String,
+    pub body: String,
+    pub labels: Vec<Label>,
+    pub milestone: Option<Milestone>,
+    pub assignee: Option<User>,
+    pub assignees: Option<Vec<User>>,
+    pub requested_reviewers: Vec<User>,
+    pub state: &'static str,
+    pub draft: bool,
+    pub is_locked: bool,
+    pub comments: i64,
+    pub html_url: String,
+    pub diff_url: String,
+    pub patch_url: String,
+    pub mergeable: bool,
+    pub merged: bool,
+    pub merged_at: Option<String>,
+    pub merge_commit_sha: Option<String>,
+    pub base: Branch,
+    pub head: Branch,
+    pub due_date: Option<String>,
+    pub created_at: String,
+    pub updated_at: String,
+    pub closed_at: Option<String>,
+    pub pin_order: i64,
+}
+
+impl PullRequest {
+    pub async fn one(
+        db: &Db,
+        repo: &RepoRecord,
+        pr: &IssueRecord,
+        config: &Config,
+    ) -> Result<PullRequest> {
+        let repos = HashMap::from([(repo.id, repo.clone())]);
+        let lookup = Lookup::load(db, &repos, std::slice::from_ref(pr)).await?;
+        let issue = Issue::new(pr, repo, &lookup, config);
+        let branch = |name: &str| Branch {
+            label: name.to_string(),
+            git_ref: name.to_string(),
+            sha: String::new(),
+            repo_id: repo.id,
+        };
+        Ok(PullRequest {
+            id: issue.id,
+            url: issue.html_url.clone(),
+            number: issue.number,
+            user: issue.user,
+            title: issue.title,
+            body: issue.body,
+            labels: issue.labels,
+            milestone: issue.milestone,
+            assignee: issue.assignee,
+            assignees: issue.assignees,
+            requested_reviewers: pr
+                .review_requested
+                .iter()
+                .map(|u| User::embedded(&lookup.user(u), config))
+                .collect(),
+            state: issue.state,
+            draft: false,
+            is_locked: false,
+            comments: 0,
+            diff_url: format!("{}.diff", issue.html_url),
+            patch_url: format!("{}.patch", issue.html_url),
+            html_url: issue.html_url,
+            mergeable: !pr.merged && !pr.closed,
+            merged: pr.merged,
+            merged_at: issue.pull_request.and_then(|p| p.merged_at),
+            merge_commit_sha: None,
+            base: branch(&pr.base),
+            head: branch(&pr.head),
+            due_date: issue.due_date,
+            created_at: issue.created_at,
+            updated_at: issue.updated_at,
+            closed_at: issue.closed_at,
+            pin_order: 0,
+        })
+    }
+}
