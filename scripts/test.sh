@@ -32,8 +32,11 @@ export BOOTSTRAP_ADMIN_TOKEN="${BOOTSTRAP_ADMIN_TOKEN:-$(python3 -c 'import secr
 export BOOTSTRAP_ADMIN_PASSWORD="${BOOTSTRAP_ADMIN_PASSWORD:-admin-password-$api_port}"
 export RUST_LOG="${RUST_LOG:-warn}"
 
-# One build of everything (tests and function binaries share it).
+# Build the tests, and the function binaries exactly as the emulator's
+# `cargo run --bin <fn>` will ask for them (without the test-only feature
+# of `shared`), so it starts them without compiling anything.
 cargo build --workspace --all-targets
+cargo build $(printf -- '-p %s ' $(ls functions))
 cargo run --quiet -p shared --bin bootstrap
 
 cargo lambda watch --invoke-address 127.0.0.1 --invoke-port "$api_port" \
@@ -43,13 +46,23 @@ wait_http "$API_URL/api/v1/user" 120
 
 # Start every instance of every function now: the emulator starts one with
 # `cargo run`, which must not wait for the build lock `cargo test` holds.
-for path in /api/v1/user /api/v1/repos/warm/up /api/v1/repos/warm/up/milestones /api/v1/repos/warm/up/issues/1; do
+# One route of each function, from the local router.
+warm_paths=$(python3 -c '
+import tomllib
+router = tomllib.load(open("Cargo.toml", "rb"))["workspace"]["metadata"]["lambda"]["watch"]["router"]
+first = {}
+for path, routes in router.items():
+    for r in routes:
+        first.setdefault(r["function"], (r["method"], path.replace("{", "").replace("}", "")))
+print("\n".join("%s %s" % mp for mp in first.values()))
+')
+while read -r method path; do
   warm=()
   for _ in $(seq "${CONCURRENCY:-4}"); do
-    curl -s -o /dev/null --max-time 120 "$API_URL$path" &
+    curl -s -o /dev/null --max-time 300 -X "$method" "$API_URL$path" &
     warm+=($!)
   done
   wait "${warm[@]}"
-done
+done <<<"$warm_paths"
 
 cargo test --workspace --no-fail-fast "$@"

@@ -19,6 +19,7 @@ fn root() -> &'static Path {
 fn functions() -> Vec<(&'static str, &'static [Route])> {
     vec![
         ("accounts", accounts::ROUTES),
+        ("issue-search", issue_search::ROUTES),
         ("issues", issues::ROUTES),
         ("milestones", milestones::ROUTES),
         ("repos", repos::ROUTES),

@@ -6,6 +6,7 @@
 pub mod create;
 pub mod deps;
 pub mod edit;
+pub mod listing;
 pub mod views;
 
 use serde::{Deserialize, Serialize};

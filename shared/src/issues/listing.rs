@@ -1,0 +1,156 @@
+//! Issue listings. Issues are indexed (`gsi1`) in one partition per
+//! repository, kind and state, newest first. An unfiltered listing reads
+//! only as many items per partition as the requested page needs and takes
+//! its total from the repository counters, so its cost does not grow with
+//! the repository; a filtered one reads the partitions it needs in full.
+
+use aws_sdk_dynamodb::types::AttributeValue;
+
+use super::IssueRecord;
+use crate::{
+    Result,
+    db::{self, Db, keys},
+    http::paging::Page,
+    repos::RepoStats,
+};
+
+/// What a listing asks for. `None` fields do not filter.
+#[derive(Clone, Debug, Default)]
+pub struct Filter {
+    /// Kinds to include: `false` issues, `true` pull requests.
+    pub kinds: Vec<bool>,
+    /// States to include: `false` open, `true` closed.
+    pub states: Vec<bool>,
+    /// Any of these label ids.
+    pub labels: Option<Vec<i64>>,
+    /// Any of these milestone ids.
+    pub milestones: Option<Vec<i64>>,
+    /// Lower-case text to find in the title or body (a number also matches
+    /// the issue number).
+    pub keyword: Option<String>,
+    /// Updated at or after / at or before (Unix seconds).
+    pub since: Option<i64>,
+    pub before: Option<i64>,
+    pub poster: Option<String>,
+    pub assignee: Option<String>,
+    pub mentioned: Option<String>,
+    pub review_requested: Option<String>,
+    pub reviewed: Option<String>,
+}
+
+impl Filter {
+    /// Only kind and state: answerable from the index and the counters.
+    pub fn is_plain(&self) -> bool {
+        self.labels.is_none()
+            && self.milestones.is_none()
+            && self.keyword.is_none()
+            && self.since.is_none()
+            && self.before.is_none()
+            && self.poster.is_none()
+            && self.assignee.is_none()
+            && self.mentioned.is_none()
+            && self.review_requested.is_none()
+            && self.reviewed.is_none()
+    }
+
+    pub fn matches(&self, i: &IssueRecord) -> bool {
+        let has =
+            |list: &[String], who: &Option<String>| who.as_ref().is_none_or(|w| list.contains(w));
+        self.kinds.contains(&i.is_pull)
+            && self.states.contains(&i.closed)
+            && self
+                .labels
+                .as_ref()
+                .is_none_or(|ls| i.labels.iter().any(|l| ls.contains(l)))
+            && self
+                .milestones
+                .as_ref()
+                .is_none_or(|ms| ms.contains(&i.milestone))
+            && self.keyword.as_ref().is_none_or(|k| {
+                i.title.to_lowercase().contains(k)
+                    || i.body.to_lowercase().contains(k)
+                    || k.parse::<i64>().is_ok_and(|n| n == i.index)
+            })
+            && self.since.is_none_or(|s| i.updated >= s)
+            && self.before.is_none_or(|b| i.updated <= b)
+            && self.poster.as_ref().is_none_or(|p| &i.poster == p)
+            && has(&i.assignees, &self.assignee)
+            && has(&i.mentions, &self.mentioned)
+            && has(&i.review_requested, &self.review_requested)
+            && has(&i.reviewed, &self.reviewed)
+    }
+}
+
+/// Up to `limit` issues of one index partition, newest first (`None`: all).
+async fn partition(db: &Db, pk: &str, limit: Option<usize>) -> Result<Vec<IssueRecord>> {
+    let mut out = Vec::new();
+    let mut cursor = None;
+    loop {
+        let want = limit.map(|l| (l - out.len()).clamp(1, 1000) as i32);
+        let page = db
+            .query(|q| {
+                q.index_name("gsi1")
+                    .key_condition_expression("gsi1pk = :pk")
+                    .expression_attribute_values(":pk", AttributeValue::S(pk.to_string()))
+                    .scan_index_forward(false)
+                    .set_limit(want)
+                    .set_exclusive_start_key(cursor.take())
+            })
+            .await?;
+        for item in page.items.unwrap_or_default() {
+            out.push(db::from_item(item)?);
+        }
+        let done = limit.is_some_and(|l| out.len() >= l);
+        match page.last_evaluated_key {
+            Some(k) if !k.is_empty() && !done => cursor = Some(k),
+            _ => return Ok(out),
+        }
+    }
+}
+
+fn newest_first(a: &IssueRecord, b: &IssueRecord) -> std::cmp::Ordering {
+    (b.created, b.repo_id, b.index).cmp(&(a.created, a.repo_id, a.index))
+}
+
+/// Issues of one repository matching `filter`: the requested page, and
+/// the total number of matches.
+pub async fn list_repo(
+    db: &Db,
+    repo_id: i64,
+    stats: &RepoStats,
+    filter: &Filter,
+    page: Page,
+) -> Result<(Vec<IssueRecord>, u64)> {
+    let mut pks = Vec::new();
+    for &kind in &filter.kinds {
+        for &state in &filter.states {
+            pks.push((kind, state, keys::issue_list_pk(repo_id, kind, state)));
+        }
+    }
+    let plain = filter.is_plain();
+    let need = plain.then(|| page.offset() + page.size as usize);
+    let reads = pks.iter().map(|(_, _, pk)| partition(db, pk, need));
+    let mut all: Vec<IssueRecord> = futures::future::try_join_all(reads)
+        .await?
+        .into_iter()
+        .flatten()
+        .collect();
+    let total = if plain {
+        pks.iter()
+            .map(|(kind, closed, _)| {
+                let (total, closed_n) = if *kind {
+                    (stats.num_pulls, stats.num_closed_pulls)
+                } else {
+                    (stats.num_issues, stats.num_closed_issues)
+                };
+                (if *closed { closed_n } else { total - closed_n }).max(0) as u64
+            })
+            .sum()
+    } else {
+        all.retain(|i| filter.matches(i));
+        all.len() as u64
+    };
+    all.sort_by(newest_first);
+    let shown = page.slice(&all).to_vec();
+    Ok((shown, total))
+}
