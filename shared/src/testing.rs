@@ -101,3 +101,15 @@ pub fn parts(res: &Response) -> (u16, Value) {
     };
     (res.status().as_u16(), value)
 }
+
+/// Calls service `S` in-process with an optional token and JSON body.
+pub async fn call<S: crate::http::Service>(
+    app: &App,
+    method: &str,
+    uri: &str,
+    token: Option<&str>,
+    body: Option<Value>,
+) -> (u16, Value) {
+    let body = body.map(|b| b.to_string());
+    parts(&crate::http::handle::<S>(app, request(method, uri, token, body.as_deref())).await)
+}

@@ -269,3 +269,124 @@ impl Api {
         assert_eq!(r.status, 204, "add collaborator {user}: {:?}", r.body);
     }
 }
+
+/// A repository with an owner, a writer and a reader collaborator, and an
+/// outsider, for the issue tests.
+pub struct IssueRepo {
+    pub api: Api,
+    pub owner: TestUser,
+    pub writer: TestUser,
+    pub reader: TestUser,
+    pub outsider: TestUser,
+    /// `/api/v1/repos/{owner}/{repo}/issues`
+    pub base: String,
+    /// `/api/v1/repos/{owner}/{repo}`
+    pub repo_path: String,
+}
+
+pub async fn issue_repo(private: bool) -> IssueRepo {
+    let api = Api::from_env();
+    let owner = api.new_user("iown").await;
+    let (writer, reader, outsider) = (
+        api.new_user("iwri").await,
+        api.new_user("irea").await,
+        api.new_user("iout").await,
+    );
+    let name = api.new_repo(&owner, "/api/v1/user/repos", private).await;
+    api.add_collaborator(&owner, &owner.name, &name, &writer.name, "write")
+        .await;
+    api.add_collaborator(&owner, &owner.name, &name, &reader.name, "read")
+        .await;
+    let repo_path = format!("/api/v1/repos/{}/{name}", owner.name);
+    IssueRepo {
+        base: format!("{repo_path}/issues"),
+        repo_path,
+        api,
+        owner,
+        writer,
+        reader,
+        outsider,
+    }
+}
+
+impl IssueRepo {
+    pub async fn create(&self, who: &TestUser, body: Value) -> Value {
+        let r = self
+            .api
+            .call(
+                "POST",
+                &self.base,
+                Auth::Token(&who.token),
+                Some(body.clone()),
+            )
+            .await;
+        assert_eq!(r.status, 201, "{body}: {:?}", r.body);
+        r.body
+    }
+
+    pub async fn get(&self, n: i64) -> Value {
+        let r = self
+            .api
+            .call(
+                "GET",
+                &format!("{}/{n}", self.base),
+                Auth::Token(&self.owner.token),
+                None,
+            )
+            .await;
+        assert_eq!(r.status, 200, "{:?}", r.body);
+        r.body
+    }
+
+    pub async fn patch(&self, who: &TestUser, n: i64, body: Value) -> Reply {
+        self.api
+            .call(
+                "PATCH",
+                &format!("{}/{n}", self.base),
+                Auth::Token(&who.token),
+                Some(body),
+            )
+            .await
+    }
+
+    pub async fn milestone(&self, title: &str) -> i64 {
+        let r = self
+            .api
+            .call(
+                "POST",
+                &format!("{}/milestones", self.repo_path),
+                Auth::Token(&self.owner.token),
+                Some(json!({"title": title})),
+            )
+            .await;
+        assert_eq!(r.status, 201);
+        r.body["id"].as_i64().unwrap()
+    }
+
+    pub async fn counts(&self, milestone: i64) -> (i64, i64) {
+        let r = self
+            .api
+            .call(
+                "GET",
+                &format!("{}/milestones/{milestone}", self.repo_path),
+                Auth::Token(&self.owner.token),
+                None,
+            )
+            .await;
+        (
+            r.body["open_issues"].as_i64().unwrap(),
+            r.body["closed_issues"].as_i64().unwrap(),
+        )
+    }
+
+    pub async fn open_count(&self) -> (i64, i64) {
+        let r = self
+            .api
+            .call("GET", &self.repo_path, Auth::Token(&self.owner.token), None)
+            .await;
+        (
+            r.body["open_issues_count"].as_i64().unwrap(),
+            r.body["open_pr_counter"].as_i64().unwrap(),
+        )
+    }
+}

@@ -16,9 +16,7 @@ async fn call(
     token: Option<&str>,
     body: Option<Value>,
 ) -> (u16, Value) {
-    let body = body.map(|b| b.to_string());
-    let res = handle::<Api>(app, request(method, uri, token, body.as_deref())).await;
-    parts(&res)
+    testing::call::<Api>(app, method, uri, token, body).await
 }
 
 #[tokio::test]

@@ -6,10 +6,10 @@ use shared::{
     Error,
     accounts::users,
     db::keys,
-    http::{App, handle},
+    http::App,
     issues::{self, edit},
     repos::{self, NewRepo},
-    testing::{self, parts, request},
+    testing,
 };
 
 async fn call(
@@ -19,8 +19,7 @@ async fn call(
     token: Option<&str>,
     body: Option<Value>,
 ) -> (u16, Value) {
-    let body = body.map(|b| b.to_string());
-    parts(&handle::<Api>(app, request(method, uri, token, body.as_deref())).await)
+    testing::call::<Api>(app, method, uri, token, body).await
 }
 
 async fn setup() -> (App, String, i64) {

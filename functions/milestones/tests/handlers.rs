@@ -4,9 +4,9 @@ use milestones::Api;
 use serde_json::{Value, json};
 use shared::{
     accounts::users,
-    http::{App, handle},
+    http::App,
     repos::{self, NewRepo},
-    testing::{self, parts, request},
+    testing,
 };
 
 async fn call(
@@ -16,8 +16,7 @@ async fn call(
     token: Option<&str>,
     body: Option<Value>,
 ) -> (u16, Value) {
-    let body = body.map(|b| b.to_string());
-    parts(&handle::<Api>(app, request(method, uri, token, body.as_deref())).await)
+    testing::call::<Api>(app, method, uri, token, body).await
 }
 
 async fn setup(private: bool) -> (App, String, String) {

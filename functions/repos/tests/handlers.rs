@@ -2,10 +2,7 @@
 
 use repos::Api;
 use serde_json::{Value, json};
-use shared::{
-    http::{App, handle},
-    testing::{self, parts, request},
-};
+use shared::{http::App, testing};
 
 async fn call(
     app: &App,
@@ -14,8 +11,7 @@ async fn call(
     token: Option<&str>,
     body: Option<Value>,
 ) -> (u16, Value) {
-    let body = body.map(|b| b.to_string());
-    parts(&handle::<Api>(app, request(method, uri, token, body.as_deref())).await)
+    testing::call::<Api>(app, method, uri, token, body).await
 }
 
 #[tokio::test]
