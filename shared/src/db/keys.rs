@@ -206,3 +206,12 @@ pub fn issue_list_pk(repo_id: i64, is_pull: bool, closed: bool) -> String {
 pub fn issue_list_sk(created: i64, index: i64) -> String {
     format!("{created:020}#{index:020}")
 }
+
+/// Search's index of repositories (`gsi2`), one partition per visibility.
+pub fn repos_by_visibility(private: bool) -> String {
+    if private {
+        "REPOS#private".into()
+    } else {
+        "REPOS#public".into()
+    }
+}

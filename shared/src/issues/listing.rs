@@ -4,7 +4,10 @@
 //! its total from the repository counters, so its cost does not grow with
 //! the repository; a filtered one reads the partitions it needs in full.
 
+use std::collections::HashMap;
+
 use aws_sdk_dynamodb::types::AttributeValue;
+use futures::{StreamExt, TryStreamExt};
 
 use super::IssueRecord;
 use crate::{
@@ -82,7 +85,7 @@ impl Filter {
 }
 
 /// Up to `limit` issues of one index partition, newest first (`None`: all).
-async fn partition(db: &Db, pk: &str, limit: Option<usize>) -> Result<Vec<IssueRecord>> {
+async fn partition(db: &Db, pk: String, limit: Option<usize>) -> Result<Vec<IssueRecord>> {
     let mut out = Vec::new();
     let mut cursor = None;
     loop {
@@ -91,7 +94,7 @@ async fn partition(db: &Db, pk: &str, limit: Option<usize>) -> Result<Vec<IssueR
             .query(|q| {
                 q.index_name("gsi1")
                     .key_condition_expression("gsi1pk = :pk")
-                    .expression_attribute_values(":pk", AttributeValue::S(pk.to_string()))
+                    .expression_attribute_values(":pk", AttributeValue::S(pk.clone()))
                     .scan_index_forward(false)
                     .set_limit(want)
                     .set_exclusive_start_key(cursor.take())
@@ -121,27 +124,52 @@ pub async fn list_repo(
     filter: &Filter,
     page: Page,
 ) -> Result<(Vec<IssueRecord>, u64)> {
-    let mut pks = Vec::new();
-    for &kind in &filter.kinds {
-        for &state in &filter.states {
-            pks.push((kind, state, keys::issue_list_pk(repo_id, kind, state)));
+    let stats = HashMap::from([(repo_id, stats.clone())]);
+    list_many(db, &[(repo_id, filter.kinds.clone())], &stats, filter, page).await
+}
+
+/// Issues of several repositories, each with the kinds the caller may read
+/// there, merged newest first: the requested page and the total.
+pub async fn list_many(
+    db: &Db,
+    targets: &[(i64, Vec<bool>)],
+    stats: &HashMap<i64, RepoStats>,
+    filter: &Filter,
+    page: Page,
+) -> Result<(Vec<IssueRecord>, u64)> {
+    let mut parts = Vec::new();
+    for (repo_id, kinds) in targets {
+        for kind in kinds.iter().filter(|k| filter.kinds.contains(k)) {
+            for &state in &filter.states {
+                parts.push((*repo_id, *kind, state));
+            }
         }
     }
     let plain = filter.is_plain();
     let need = plain.then(|| page.offset() + page.size as usize);
-    let reads = pks.iter().map(|(_, _, pk)| partition(db, pk, need));
-    let mut all: Vec<IssueRecord> = futures::future::try_join_all(reads)
+    // Collected first: a lazy `map` adapter would keep a closure in the
+    // stream's type, which the boxed handler future cannot prove `Send` for.
+    let reads: Vec<_> = parts
+        .iter()
+        .map(|(r, k, s)| partition(db, keys::issue_list_pk(*r, *k, *s), need))
+        .collect();
+    // At most 16 reads in flight, as one Lambda should.
+    let mut all: Vec<IssueRecord> = futures::stream::iter(reads)
+        .buffer_unordered(16)
+        .try_collect::<Vec<_>>()
         .await?
         .into_iter()
         .flatten()
         .collect();
     let total = if plain {
-        pks.iter()
-            .map(|(kind, closed, _)| {
+        parts
+            .iter()
+            .map(|(r, kind, closed)| {
+                let s = stats.get(r).cloned().unwrap_or_default();
                 let (total, closed_n) = if *kind {
-                    (stats.num_pulls, stats.num_closed_pulls)
+                    (s.num_pulls, s.num_closed_pulls)
                 } else {
-                    (stats.num_issues, stats.num_closed_issues)
+                    (s.num_issues, s.num_closed_issues)
                 };
                 (if *closed { closed_n } else { total - closed_n }).max(0) as u64
             })
@@ -151,6 +179,5 @@ pub async fn list_repo(
         all.len() as u64
     };
     all.sort_by(newest_first);
-    let shown = page.slice(&all).to_vec();
-    Ok((shown, total))
+    Ok((page.slice(&all).to_vec(), total))
 }

@@ -4,6 +4,7 @@
 
 pub mod access;
 pub mod collaborators;
+pub mod scope;
 pub mod views;
 
 use serde::{Deserialize, Serialize};
@@ -48,6 +49,19 @@ fn yes() -> bool {
 impl RepoRecord {
     pub fn full_name(&self) -> String {
         format!("{}/{}", self.owner, self.name)
+    }
+
+    /// The stored settings item: the record under its name key, indexed
+    /// (`gsi2`) among public or private repositories for search.
+    pub fn to_item(&self) -> Result<db::Item> {
+        let mut item = db::to_item(self)?;
+        item.extend(keys::repo_name(&self.owner, &self.name));
+        item.insert(
+            "gsi2pk".into(),
+            db::s(keys::repos_by_visibility(self.private)),
+        );
+        item.insert("gsi2sk".into(), db::s(self.full_name().to_lowercase()));
+        Ok(item)
     }
 }
 
@@ -128,8 +142,7 @@ pub async fn create(db: &Db, owner: &UserRecord, new: NewRepo) -> Result<RepoRec
         created: now,
         updated: now,
     };
-    let mut settings = db::to_item(&repo)?;
-    settings.extend(keys::repo_name(&repo.owner, &repo.name));
+    let settings = repo.to_item()?;
     let mut stats = db::to_item(&RepoStats {
         owner: repo.owner.clone(),
         name: repo.name.clone(),
@@ -162,8 +175,7 @@ pub async fn stats(db: &Db, id: i64) -> Result<RepoStats> {
 /// Saves changed settings; a changed name moves the settings item, failing
 /// with 422 when the new name is taken.
 pub async fn save(db: &Db, old_name: &str, repo: &RepoRecord) -> Result<()> {
-    let mut item = db::to_item(repo)?;
-    item.extend(keys::repo_name(&repo.owner, &repo.name));
+    let item = repo.to_item()?;
     if old_name.eq_ignore_ascii_case(&repo.name) {
         // Same key: replace only if it still exists (a concurrent delete wins).
         db.put(|p| {
@@ -232,6 +244,72 @@ pub async fn get_by_id(db: &Db, id: i64) -> Result<Option<RepoRecord>> {
     get(db, &stats.owner, &stats.name)
         .await
         .map(|r| r.filter(|r| r.id == id))
+}
+
+/// Repositories by id, in batched reads (missing ones are skipped).
+pub async fn get_many_by_id(db: &Db, ids: &[i64]) -> Result<Vec<RepoRecord>> {
+    let mut names = Vec::new();
+    for chunk in ids.chunks(100) {
+        for item in db
+            .batch_get(chunk.iter().map(|id| keys::repo_stats(*id)).collect())
+            .await?
+        {
+            let s: RepoStats = db::from_item(item)?;
+            if !s.name.is_empty() {
+                names.push(keys::repo_name(&s.owner, &s.name));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for chunk in names.chunks(100) {
+        for item in db.batch_get(chunk.to_vec()).await? {
+            out.push(db::from_item(item)?);
+        }
+    }
+    Ok(out)
+}
+
+/// Every repository of one visibility (search's starting point).
+pub async fn list_by_visibility(db: &Db, private: bool) -> Result<Vec<RepoRecord>> {
+    let mut out = Vec::new();
+    let mut cursor = None;
+    loop {
+        let page = db
+            .query(|q| {
+                q.index_name("gsi2")
+                    .key_condition_expression("gsi2pk = :pk")
+                    .expression_attribute_values(":pk", db::s(keys::repos_by_visibility(private)))
+                    .set_exclusive_start_key(cursor.take())
+            })
+            .await?;
+        for item in page.items.unwrap_or_default() {
+            out.push(db::from_item(item)?);
+        }
+        match page.last_evaluated_key {
+            Some(k) if !k.is_empty() => cursor = Some(k),
+            _ => return Ok(out),
+        }
+    }
+}
+
+/// Counters of many repositories, by id, in batched reads.
+pub async fn stats_many(db: &Db, ids: &[i64]) -> Result<std::collections::HashMap<i64, RepoStats>> {
+    let mut out = std::collections::HashMap::new();
+    for chunk in ids.chunks(100) {
+        for item in db
+            .batch_get(chunk.iter().map(|id| keys::repo_stats(*id)).collect())
+            .await?
+        {
+            let id = item
+                .get("pk")
+                .and_then(|v| v.as_s().ok())
+                .and_then(|pk| pk.trim_start_matches("REPO#").parse::<i64>().ok());
+            if let Some(id) = id {
+                out.insert(id, db::from_item(item)?);
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// Repositories of one owner, by name.

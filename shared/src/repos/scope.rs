@@ -1,0 +1,192 @@
+//! The repositories a caller may search: every public repository of an
+//! owner they may see, plus (signed in) what they own, what their teams
+//! and collaborations give them, or (site admin) everything. Permissions
+//! are computed from a few reads for the whole set, not per repository.
+
+use std::collections::{HashMap, HashSet};
+
+use super::{
+    RepoRecord,
+    access::{Facts, Permission, compute},
+};
+use crate::{
+    Result,
+    accounts::{
+        names::Visibility,
+        teams::{AccessMode, Membership, TeamRecord},
+        users::{OwnerKind, UserRecord},
+    },
+    auth::{Caller, Principal},
+    db::{self, Db, keys},
+};
+
+/// What the caller was given, read once: all team memberships, the repos
+/// of teams that do not include every repository, collaborations.
+#[derive(Default)]
+struct Grants {
+    memberships: Vec<Membership>,
+    team_repos: HashMap<i64, HashSet<i64>>,
+    collaborations: HashMap<i64, AccessMode>,
+}
+
+async fn grants(db: &Db, me: &Principal) -> Result<Grants> {
+    let pk = keys::owner_pk(&me.user.name);
+    let (members, collabs) = tokio::try_join!(
+        db.query_prefix(&pk, "MEMBER#"),
+        db.query_prefix(&pk, "COLLAB#")
+    )?;
+    let memberships: Vec<Membership> = members
+        .into_iter()
+        .map(db::from_item)
+        .collect::<Result<_, _>>()?;
+    let mut out = Grants {
+        memberships,
+        ..Grants::default()
+    };
+    for item in collabs {
+        let id = item
+            .get("repo_id")
+            .and_then(|v| v.as_n().ok())
+            .and_then(|n| n.parse().ok());
+        let mode = item
+            .get("mode")
+            .and_then(|v| v.as_s().ok())
+            .and_then(|m| serde_json::from_value(serde_json::Value::String(m.clone())).ok());
+        if let (Some(id), Some(mode)) = (id, mode) {
+            out.collaborations.insert(id, mode);
+        }
+    }
+    for m in out
+        .memberships
+        .iter()
+        .filter(|m| !m.includes_all_repositories)
+    {
+        let items = db.query_prefix(&keys::team_pk(m.team_id), "REPO#").await?;
+        let ids = items.iter().filter_map(|i| {
+            i.get("repo_id")
+                .and_then(|v| v.as_n().ok())
+                .and_then(|n| n.parse().ok())
+        });
+        out.team_repos.insert(m.team_id, ids.collect());
+    }
+    Ok(out)
+}
+
+/// Repositories of a team (all of its organisation's when it includes all).
+pub async fn team_repos(db: &Db, team: &TeamRecord) -> Result<Vec<RepoRecord>> {
+    if team.includes_all_repositories {
+        return super::list_by_owner(db, &team.org).await;
+    }
+    let items = db.query_prefix(&keys::team_pk(team.id), "REPO#").await?;
+    let ids: Vec<i64> = items
+        .iter()
+        .filter_map(|i| {
+            i.get("repo_id")
+                .and_then(|v| v.as_n().ok())
+                .and_then(|n| n.parse().ok())
+        })
+        .collect();
+    super::get_many_by_id(db, &ids).await
+}
+
+/// The repositories `caller` may read among `candidates` (or, with `None`,
+/// among everything search starts from), with their permissions.
+pub async fn visible(
+    db: &Db,
+    caller: &Caller,
+    candidates: Option<Vec<RepoRecord>>,
+) -> Result<Vec<(RepoRecord, Permission)>> {
+    let me = caller.principal();
+    let admin = me.is_some_and(Principal::is_site_admin);
+    let public_only = me
+        .and_then(Principal::scopes)
+        .is_some_and(|s| s.public_only());
+    let grants = match me.filter(|_| !admin) {
+        Some(p) => grants(db, p).await?,
+        None => Grants::default(),
+    };
+    let repos = match candidates {
+        Some(c) => c,
+        None => {
+            let mut all = super::list_by_visibility(db, false).await?;
+            if admin {
+                all.extend(super::list_by_visibility(db, true).await?);
+            } else if let Some(p) = me {
+                all.extend(super::list_by_owner(db, &p.user.name).await?);
+                let orgs: HashSet<&str> =
+                    grants.memberships.iter().map(|m| m.org.as_str()).collect();
+                for org in orgs {
+                    all.extend(super::list_by_owner(db, org).await?);
+                }
+                let ids: Vec<i64> = grants.collaborations.keys().copied().collect();
+                all.extend(super::get_many_by_id(db, &ids).await?);
+            }
+            all
+        }
+    };
+    let mut seen = HashSet::new();
+    let repos: Vec<RepoRecord> = repos.into_iter().filter(|r| seen.insert(r.id)).collect();
+
+    let owner_names: HashSet<String> = repos.iter().map(|r| r.owner.to_lowercase()).collect();
+    let mut owners: HashMap<String, UserRecord> = HashMap::new();
+    let keys: Vec<_> = owner_names.iter().map(|o| keys::owner(o)).collect();
+    for chunk in keys.chunks(100) {
+        for item in db.batch_get(chunk.to_vec()).await? {
+            let u: UserRecord = db::from_item(item)?;
+            owners.insert(u.name.to_lowercase(), u);
+        }
+    }
+
+    let mut out = Vec::new();
+    for repo in repos {
+        let Some(owner) = owners.get(&repo.owner.to_lowercase()) else {
+            continue;
+        };
+        let org = owner.name.to_lowercase();
+        let memberships: Vec<Membership> = grants
+            .memberships
+            .iter()
+            .filter(|m| m.org == org)
+            .cloned()
+            .collect();
+        let owner_visible = match owner.visibility {
+            Visibility::Public => true,
+            Visibility::Limited => me.is_some(),
+            Visibility::Private => {
+                admin
+                    || me.is_some_and(|p| p.user.id == owner.id)
+                    || (owner.kind == OwnerKind::Org && !memberships.is_empty())
+            }
+        };
+        let facts = Facts {
+            site_admin: admin,
+            signed_in: me.is_some(),
+            restricted: me.is_some_and(|p| p.user.restricted),
+            is_owner: me.is_some_and(|p| p.user.id == owner.id),
+            owner_visible,
+            private: repo.private,
+            has_issues: repo.has_issues,
+            has_pulls: repo.has_pull_requests,
+            repo_teams: memberships
+                .iter()
+                .filter(|m| {
+                    grants
+                        .team_repos
+                        .get(&m.team_id)
+                        .is_some_and(|ids| ids.contains(&repo.id))
+                })
+                .map(|m| m.team_id)
+                .collect(),
+            memberships,
+            collaborator: grants.collaborations.get(&repo.id).copied(),
+            blocked: false,
+        };
+        let perm = compute(&facts);
+        let hidden_by_token =
+            public_only && (repo.private || owner.visibility != Visibility::Public);
+        if perm.can_see() && !hidden_by_token {
+            out.push((repo, perm));
+        }
+    }
+    Ok(out)
+}
