@@ -1,6 +1,6 @@
 # Two commands: `make dev` serves the whole API locally, `make test` runs
 # every test. See README.md.
-.PHONY: dev test lint fmt validate bench build clean
+.PHONY: dev test lint fmt validate bench bench-scale build clean
 
 dev:
 	scripts/dev.sh
@@ -23,6 +23,10 @@ validate:
 # Binary size, cold start, latency and DynamoDB cost per route.
 bench:
 	scripts/bench.sh
+
+# Issue listings at 100 and 10,000 issues, search over 200+ repositories.
+bench-scale:
+	scripts/bench-scale.sh
 
 build:
 	sam build

@@ -281,6 +281,47 @@ impl Db {
         Tx::new(self.table.clone())
     }
 
+    /// Writes many items, 25 per call (retrying unprocessed ones). For
+    /// seeding data (benchmarks, imports); request paths use transactions.
+    pub async fn batch_put(&self, items: Vec<Item>) -> Result<(), DbError> {
+        use aws_sdk_dynamodb::types::{PutRequest, WriteRequest};
+        for chunk in items.chunks(25) {
+            let mut pending: Vec<WriteRequest> = chunk
+                .iter()
+                .map(|i| {
+                    let put = PutRequest::builder()
+                        .set_item(Some(i.clone()))
+                        .build()
+                        .map_err(|e| DbError::Service(e.to_string()))?;
+                    Ok(WriteRequest::builder().put_request(put).build())
+                })
+                .collect::<Result<_, DbError>>()?;
+            let mut attempt = 0;
+            while !pending.is_empty() {
+                let out = self
+                    .client
+                    .batch_write_item()
+                    .request_items(&*self.table, pending)
+                    .send()
+                    .await
+                    .map_err(|e| {
+                        DbError::Service(
+                            aws_sdk_dynamodb::error::DisplayErrorContext(&e).to_string(),
+                        )
+                    })?;
+                pending = out
+                    .unprocessed_items
+                    .and_then(|mut m| m.remove(&*self.table))
+                    .unwrap_or_default();
+                attempt += 1;
+                if !pending.is_empty() {
+                    backoff(attempt).await;
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// One all-or-nothing transaction. A transaction conflict (another
     /// writer on the same items) is retried a few times before giving up;
     /// a failed condition is returned at once with its per-item reasons.

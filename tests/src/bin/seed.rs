@@ -1,0 +1,81 @@
+//! Seeds a table with many issues for the scale benchmarks, straight
+//! through the storage layer (the API would take minutes for 10,000):
+//!
+//!     seed OWNER PREFIX REPOS ISSUES_PER_REPO
+//!
+//! creates user-owned public repositories `PREFIX-0..REPOS` of OWNER (an
+//! existing user) holding ISSUES_PER_REPO issues each (every tenth closed,
+//! every fifth a pull request), with counters to match.
+
+use shared::{
+    Config,
+    accounts::users,
+    db::{self, Db, keys},
+    issues::IssueRecord,
+    repos::{self, NewRepo, RepoStats},
+    time,
+};
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args: Vec<String> = std::env::args().collect();
+    let [_, owner, prefix, repos_n, issues_n] = args.as_slice() else {
+        return Err("usage: seed OWNER PREFIX REPOS ISSUES_PER_REPO".into());
+    };
+    let (repos_n, issues_n): (usize, i64) = (repos_n.parse()?, issues_n.parse()?);
+    let config = Config::from_env()?;
+    let db = Db::new(db::connect(&config).await, config.table_name.clone());
+    let owner = users::get(&db, owner)
+        .await?
+        .ok_or("owner does not exist")?;
+    let now = time::now();
+    for r in 0..repos_n {
+        let new = NewRepo {
+            name: format!("{prefix}-{r}"),
+            description: String::new(),
+            private: false,
+            default_branch: "main".into(),
+        };
+        let repo = repos::create(&db, &owner, new).await?;
+        let mut stats = RepoStats {
+            owner: repo.owner.clone(),
+            name: repo.name.clone(),
+            last_index: issues_n,
+            ..RepoStats::default()
+        };
+        let mut items = Vec::new();
+        for n in 1..=issues_n {
+            let issue = IssueRecord {
+                id: repo.id * 1_000_000 + n,
+                repo_id: repo.id,
+                index: n,
+                is_pull: n % 5 == 0,
+                title: format!("Scale issue {n} of {}", repo.name),
+                body: "Seeded for the scale benchmark.".into(),
+                poster: owner.name.to_lowercase(),
+                closed: n % 10 == 0,
+                created: now - issues_n + n,
+                updated: now - issues_n + n,
+                version: 1,
+                ..IssueRecord::default()
+            };
+            let (total, closed) = if issue.is_pull {
+                (&mut stats.num_pulls, &mut stats.num_closed_pulls)
+            } else {
+                (&mut stats.num_issues, &mut stats.num_closed_issues)
+            };
+            *total += 1;
+            *closed += i64::from(issue.closed);
+            items.push(issue.to_item()?);
+        }
+        db.batch_put(items).await?;
+        let mut stats_item = db::to_item(&stats)?;
+        stats_item.extend(keys::repo_stats(repo.id));
+        db.batch_put(vec![stats_item]).await?;
+    }
+    println!(
+        "seeded {repos_n} repositories of {} with {issues_n} issues each",
+        owner.name
+    );
+    Ok(())
+}
