@@ -121,6 +121,18 @@ impl Tx {
         Ok(self)
     }
 
+    /// Like [`Tx::update`], for expressions that name attributes through
+    /// placeholders (`#name`), as reserved words such as `name` require.
+    pub fn update_named(
+        &mut self,
+        key: Item,
+        expression: &str,
+        names: &[(&str, &str)],
+        values: &[(&str, AttributeValue)],
+    ) -> Result<&mut Self, DbError> {
+        self.push_update(key, expression, names, values, None)
+    }
+
     /// An update expression with values and an optional condition.
     pub fn update(
         &mut self,
@@ -129,14 +141,24 @@ impl Tx {
         values: &[(&str, AttributeValue)],
         condition: Option<&str>,
     ) -> Result<&mut Self, DbError> {
+        self.push_update(key, expression, &[], values, condition)
+    }
+
+    fn push_update(
+        &mut self,
+        key: Item,
+        expression: &str,
+        names: &[(&str, &str)],
+        values: &[(&str, AttributeValue)],
+        condition: Option<&str>,
+    ) -> Result<&mut Self, DbError> {
         let mut u = Update::builder()
             .table_name(&*self.table)
             .set_key(Some(key))
             .update_expression(expression)
             .set_condition_expression(condition.map(str::to_owned));
-        // `#n` is the one attribute name used that DynamoDB reserves.
-        if expression.contains("#n") {
-            u = u.expression_attribute_names("#n", "name");
+        for (placeholder, name) in names {
+            u = u.expression_attribute_names(*placeholder, *name);
         }
         for (name, value) in values {
             u = u.expression_attribute_values(*name, value.clone());
