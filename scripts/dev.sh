@@ -33,7 +33,7 @@ if [ -z "${BOOTSTRAP_ADMIN_TOKEN:-}" ] && [ -s .local/admin-token ]; then
 fi
 export BOOTSTRAP_TOKEN_FILE="$ROOT/.local/admin-token"
 cargo run --quiet -p shared --bin bootstrap
-[ -n "${BOOTSTRAP_ADMIN_TOKEN:-}" ] && echo "admin token: \$BOOTSTRAP_ADMIN_TOKEN" || true
+echo "admin token: in .local/admin-token (or \$BOOTSTRAP_ADMIN_TOKEN when set)"
 
 echo "serving http://localhost:$PORT/api/v1 (Ctrl-C stops)"
 cargo lambda watch --invoke-address 127.0.0.1 --invoke-port "$PORT" --concurrency "${CONCURRENCY:-4}" &
