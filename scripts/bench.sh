@@ -11,13 +11,7 @@ pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; }
 trap cleanup EXIT INT TERM
 
-if [ -z "${DYNAMODB_ENDPOINT:-}" ]; then
-  port="$(free_port)"
-  scripts/dynamodb-local.sh run "$port" >.local/dynamodb-bench.log 2>&1 &
-  pids+=($!)
-  export DYNAMODB_ENDPOINT="http://127.0.0.1:$port"
-  wait_http "$DYNAMODB_ENDPOINT" 90
-fi
+start_dynamodb bench
 export TABLE_NAME="bench-$(date +%s)"
 export BOOTSTRAP_ADMIN_TOKEN="$(python3 -c 'import secrets; print(secrets.token_hex(20))')"
 cargo build --release --bins -p accounts -p repos -p milestones -p issues

@@ -24,3 +24,15 @@ ensure_cargo_lambda() {
   fi
   export PATH="$venv/bin:$PATH"
 }
+
+# Starts an in-memory DynamoDB Local on a free port unless DYNAMODB_ENDPOINT
+# is set; exports DYNAMODB_ENDPOINT and adds the process to `pids`.
+start_dynamodb() {
+  [ -n "${DYNAMODB_ENDPOINT:-}" ] && return 0
+  local port
+  port="$(free_port)"
+  scripts/dynamodb-local.sh run "$port" >".local/dynamodb-$1.log" 2>&1 &
+  pids+=($!)
+  export DYNAMODB_ENDPOINT="http://127.0.0.1:$port"
+  wait_http "$DYNAMODB_ENDPOINT" 90
+}

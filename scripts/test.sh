@@ -16,13 +16,7 @@ pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; }
 trap cleanup EXIT INT TERM
 
-if [ -z "${DYNAMODB_ENDPOINT:-}" ]; then
-  ddb_port="$(free_port)"
-  scripts/dynamodb-local.sh run "$ddb_port" >.local/dynamodb-test.log 2>&1 &
-  pids+=($!)
-  export DYNAMODB_ENDPOINT="http://127.0.0.1:$ddb_port"
-  wait_http "$DYNAMODB_ENDPOINT" 90
-fi
+start_dynamodb test
 
 api_port="$(free_port)"
 export TABLE_NAME="blackbox-$api_port-$(date +%s)"

@@ -121,6 +121,35 @@ pub async fn list(db: &Db, scope: &Scope) -> Result<Vec<LabelRecord>> {
         .collect()
 }
 
+/// The labels an issue of `repo` may carry: the repository's, and its
+/// organisation's when `owner_is_org`.
+pub async fn usable_in(
+    db: &Db,
+    repo: &crate::repos::RepoRecord,
+    owner_is_org: bool,
+) -> Result<Vec<LabelRecord>> {
+    let mut known = list(
+        db,
+        &Scope::Repo {
+            id: repo.id,
+            full_name: repo.full_name(),
+        },
+    )
+    .await?;
+    if owner_is_org {
+        known.extend(
+            list(
+                db,
+                &Scope::Org {
+                    name: repo.owner.clone(),
+                },
+            )
+            .await?,
+        );
+    }
+    Ok(known)
+}
+
 pub async fn get(db: &Db, scope: &Scope, id: i64) -> Result<Option<LabelRecord>> {
     Ok(db.get_as(scope.key(id)).await?)
 }

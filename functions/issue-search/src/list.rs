@@ -140,12 +140,20 @@ pub async fn repo_issues(cx: &Ctx) -> Result<Response> {
     let stats = repos::stats(&cx.db, ctx.repo.id).await?;
     let (shown, total) = listing::list_repo(&cx.db, ctx.repo.id, &stats, &filter, page).await?;
     let repos = HashMap::from([(ctx.repo.id, ctx.repo.clone())]);
-    let body = Issue::many(&cx.db, &repos, &shown, &cx.config).await?;
+    respond(cx, &repos, &shown, total, page).await
+}
+
+/// A page of issues with `X-Total-Count` and `Link`, as both listings answer.
+pub async fn respond(
+    cx: &Ctx,
+    repos: &HashMap<i64, repos::RepoRecord>,
+    shown: &[shared::issues::IssueRecord],
+    total: u64,
+    page: paging::Page,
+) -> Result<Response> {
+    let body = Issue::many(&cx.db, repos, shown, &cx.config).await?;
     let mut res = cx.reply(StatusCode::OK, &body)?;
-    paging::set_headers(
-        &mut res,
-        paging::link_header(&cx.config, &cx.path, &cx.query, total, page),
-        total,
-    );
+    let link = paging::link_header(&cx.config, &cx.path, &cx.query, total, page);
+    paging::set_headers(&mut res, link, total);
     Ok(res)
 }

@@ -4,21 +4,17 @@
 
 use std::collections::{HashMap, HashSet};
 
-use lambda_http::http::StatusCode;
 use shared::{
     Error, Result,
     accounts::{teams, users},
     http::{Ctx, Response, paging},
-    issues::{
-        listing::{self, Filter},
-        views::Issue,
-    },
+    issues::listing::{self, Filter},
     labels::{self, Scope},
     milestones,
     repos::{self, access::Unit, scope},
 };
 
-use crate::list::{entries, instant, keyword, states};
+use crate::list::{entries, instant, keyword, respond, states};
 
 /// Gitea's boolean query values (strconv.ParseBool); anything else is false.
 fn flag(cx: &Ctx, name: &str) -> bool {
@@ -161,12 +157,5 @@ pub async fn search(cx: &Ctx) -> Result<Response> {
     let (shown, total) = listing::list_many(&cx.db, &targets, &stats, &filter, page).await?;
     let by_id: HashMap<i64, repos::RepoRecord> =
         visible.into_iter().map(|(r, _)| (r.id, r)).collect();
-    let body = Issue::many(&cx.db, &by_id, &shown, &cx.config).await?;
-    let mut res = cx.reply(StatusCode::OK, &body)?;
-    paging::set_headers(
-        &mut res,
-        paging::link_header(&cx.config, &cx.path, &cx.query, total, page),
-        total,
-    );
-    Ok(res)
+    respond(cx, &by_id, &shown, total, page).await
 }

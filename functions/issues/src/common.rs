@@ -9,8 +9,7 @@ use shared::{
     auth::{Caller, Principal, Via},
     http::Ctx,
     issues::{self, IssueRecord},
-    labels::{self, Scope},
-    milestones,
+    labels, milestones,
     repos::access::{self, RepoContext, Unit},
     time,
 };
@@ -123,25 +122,7 @@ pub async fn labels(cx: &Ctx, ctx: &RepoContext, wanted: &[LabelRef]) -> Result<
     if wanted.is_empty() {
         return Ok(Vec::new());
     }
-    let mut known = labels::list(
-        &cx.db,
-        &Scope::Repo {
-            id: ctx.repo.id,
-            full_name: ctx.repo.full_name(),
-        },
-    )
-    .await?;
-    if ctx.owner.is_org() {
-        known.extend(
-            labels::list(
-                &cx.db,
-                &Scope::Org {
-                    name: ctx.owner.name.clone(),
-                },
-            )
-            .await?,
-        );
-    }
+    let known = labels::usable_in(&cx.db, &ctx.repo, ctx.owner.is_org()).await?;
     let mut out = Vec::new();
     for w in wanted {
         let found = match w {

@@ -7,7 +7,7 @@ use shared::{
     Error, Result,
     http::{Ctx, Response},
     issues::{IssueRecord, edit},
-    labels::{self, Label, Scope},
+    labels::{self, Label},
     repos::access::{RepoContext, Unit},
 };
 
@@ -31,25 +31,7 @@ async fn writable(cx: &Ctx) -> Result<(RepoContext, IssueRecord)> {
 }
 
 async fn respond(cx: &Ctx, ctx: &RepoContext, issue: &IssueRecord) -> Result<Response> {
-    let mut known = labels::list(
-        &cx.db,
-        &Scope::Repo {
-            id: ctx.repo.id,
-            full_name: ctx.repo.full_name(),
-        },
-    )
-    .await?;
-    if ctx.owner.is_org() {
-        known.extend(
-            labels::list(
-                &cx.db,
-                &Scope::Org {
-                    name: ctx.owner.name.clone(),
-                },
-            )
-            .await?,
-        );
-    }
+    let known = labels::usable_in(&cx.db, &ctx.repo, ctx.owner.is_org()).await?;
     let body: Vec<Label> = issue
         .labels
         .iter()

@@ -7,7 +7,7 @@ use shared::{
     accounts::names::bounded,
     http::{Ctx, Response, paging},
     milestones::{self, Edit, Milestone, MilestoneRecord, NewMilestone},
-    repos::access::{self, RepoContext},
+    repos::access,
     time,
 };
 
@@ -49,19 +49,6 @@ struct EditMilestoneOption {
     state: Option<String>,
     #[serde(default, deserialize_with = "present")]
     due_on: Option<Option<String>>,
-}
-
-/// The repository, for writing milestones.
-async fn writable(cx: &Ctx) -> Result<RepoContext> {
-    // The repository first (404), then the token (401), as Gitea orders them.
-    let ctx = access::from_path(cx, "issues").await?;
-    cx.signed_in()?;
-    if !ctx.perm.can_write_issues_or_pulls() {
-        return Err(Error::Forbidden(
-            "user should have a permission to write to a repo".into(),
-        ));
-    }
-    Ok(ctx)
 }
 
 /// `state`: open (default, and any unknown value), closed, all.
@@ -111,7 +98,7 @@ pub async fn get(cx: &Ctx) -> Result<Response> {
 }
 
 pub async fn create(cx: &Ctx) -> Result<Response> {
-    let ctx = writable(cx).await?;
+    let ctx = access::writable_issues_or_pulls(cx).await?;
     let body = cx.json::<CreateMilestoneOption>()?;
     let new = NewMilestone {
         title: milestones::parse_title(body.title.as_deref().unwrap_or(""))?,
@@ -124,7 +111,7 @@ pub async fn create(cx: &Ctx) -> Result<Response> {
 }
 
 pub async fn edit(cx: &Ctx) -> Result<Response> {
-    let ctx = writable(cx).await?;
+    let ctx = access::writable_issues_or_pulls(cx).await?;
     let body = cx.json::<EditMilestoneOption>()?;
     let m = milestones::find(&cx.db, ctx.repo.id, cx.param("id")).await?;
     let edit = Edit {
@@ -152,7 +139,7 @@ pub async fn edit(cx: &Ctx) -> Result<Response> {
 }
 
 pub async fn delete(cx: &Ctx) -> Result<Response> {
-    let ctx = writable(cx).await?;
+    let ctx = access::writable_issues_or_pulls(cx).await?;
     let m = milestones::find(&cx.db, ctx.repo.id, cx.param("id")).await?;
     // The seed: deleting a milestone removes it from its issues.
     shared::issues::detach_milestone(&cx.db, ctx.repo.id, m.id).await?;

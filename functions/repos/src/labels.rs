@@ -56,19 +56,6 @@ fn repo_scope(ctx: &RepoContext) -> Scope {
     }
 }
 
-/// The repository, for writing labels: write on issues or pulls.
-async fn writable(cx: &Ctx) -> Result<RepoContext> {
-    // The repository first (404), then the token (401), as Gitea orders them.
-    let ctx = access::from_path(cx, "issues").await?;
-    cx.signed_in()?;
-    if !ctx.perm.can_write_issues_or_pulls() {
-        return Err(Error::Forbidden(
-            "user should have a permission to write to a repo".into(),
-        ));
-    }
-    Ok(ctx)
-}
-
 async fn label_in_path(cx: &Ctx, scope: &Scope) -> Result<LabelRecord> {
     let id = cx.id_param("id")?;
     labels::get(&cx.db, scope, id)
@@ -89,7 +76,7 @@ fn paged(cx: &Ctx, all: &[LabelRecord]) -> Result<Response> {
 }
 
 pub async fn create(cx: &Ctx) -> Result<Response> {
-    let ctx = writable(cx).await?;
+    let ctx = access::writable_issues_or_pulls(cx).await?;
     let label = labels::create(
         &cx.db,
         repo_scope(&ctx),
@@ -111,7 +98,7 @@ pub async fn get(cx: &Ctx) -> Result<Response> {
 }
 
 pub async fn edit(cx: &Ctx) -> Result<Response> {
-    let ctx = writable(cx).await?;
+    let ctx = access::writable_issues_or_pulls(cx).await?;
     let mut label = label_in_path(cx, &repo_scope(&ctx)).await?;
     let body = cx.json::<EditLabelOption>()?;
     if let Some(n) = body.name {
@@ -134,7 +121,7 @@ pub async fn edit(cx: &Ctx) -> Result<Response> {
 }
 
 pub async fn delete(cx: &Ctx) -> Result<Response> {
-    let ctx = writable(cx).await?;
+    let ctx = access::writable_issues_or_pulls(cx).await?;
     let label = label_in_path(cx, &repo_scope(&ctx)).await?;
     labels::delete(&cx.db, &label).await?;
     cx.no_content()

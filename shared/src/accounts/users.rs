@@ -62,6 +62,28 @@ impl UserRecord {
     pub fn is_org(&self) -> bool {
         self.kind == OwnerKind::Org
     }
+
+    /// Gitea's stand-in for a user who no longer exists.
+    pub fn ghost() -> Self {
+        Self {
+            id: -1,
+            name: "Ghost".into(),
+            kind: OwnerKind::User,
+            email: String::new(),
+            full_name: String::new(),
+            password_hash: None,
+            visibility: Visibility::Public,
+            is_admin: false,
+            restricted: false,
+            prohibit_login: false,
+            description: String::new(),
+            website: String::new(),
+            location: String::new(),
+            owners_team: None,
+            repo_admin_change_team_access: false,
+            created: 0,
+        }
+    }
 }
 
 /// A validated request to create a user.

@@ -181,29 +181,13 @@ pub fn check_guard(caller: &Caller, guard: Guard, method: &str, dialect: Dialect
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{
-        accounts::{names::Visibility, users::OwnerKind},
-        auth::scope::{Ability, Category},
-    };
+    use crate::auth::scope::{Ability, Category};
 
     fn caller(via: Via) -> Caller {
         let user = UserRecord {
             id: 1,
             name: "u".into(),
-            kind: OwnerKind::User,
-            email: String::new(),
-            full_name: String::new(),
-            password_hash: None,
-            visibility: Visibility::Public,
-            is_admin: false,
-            restricted: false,
-            prohibit_login: false,
-            description: String::new(),
-            website: String::new(),
-            location: String::new(),
-            owners_team: None,
-            repo_admin_change_team_access: false,
-            created: 0,
+            ..UserRecord::ghost()
         };
         Caller::User(Box::new(Principal { user, via }))
     }

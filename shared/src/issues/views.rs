@@ -9,11 +9,7 @@ use serde::Serialize;
 use super::IssueRecord;
 use crate::{
     Config, Result,
-    accounts::{
-        names::Visibility,
-        users::{OwnerKind, UserRecord},
-        views::User,
-    },
+    accounts::{users::UserRecord, views::User},
     db::{self, Db, Item, keys},
     labels::{Label, LabelRecord},
     milestones::{Milestone, MilestoneRecord},
@@ -91,24 +87,7 @@ impl Lookup {
         self.users
             .get(login)
             .cloned()
-            .unwrap_or_else(|| UserRecord {
-                id: -1,
-                name: "Ghost".into(),
-                kind: OwnerKind::User,
-                email: String::new(),
-                full_name: String::new(),
-                password_hash: None,
-                visibility: Visibility::Public,
-                is_admin: false,
-                restricted: false,
-                prohibit_login: false,
-                description: String::new(),
-                website: String::new(),
-                location: String::new(),
-                owners_team: None,
-                repo_admin_change_team_access: false,
-                created: 0,
-            })
+            .unwrap_or_else(UserRecord::ghost)
     }
 }
 

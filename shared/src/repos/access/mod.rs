@@ -305,5 +305,20 @@ pub async fn from_path(cx: &crate::http::Ctx, what: &str) -> Result<RepoContext>
     Ok(ctx)
 }
 
+/// The repository in the path, for routes that write labels or
+/// milestones: Gitea's `reqRepoWriter(Issues, PullRequests)`. The
+/// repository is resolved first (404), then the token (401), as Gitea
+/// orders them; a caller who may not write either unit gets 403.
+pub async fn writable_issues_or_pulls(cx: &crate::http::Ctx) -> Result<RepoContext> {
+    let ctx = from_path(cx, "issues").await?;
+    cx.signed_in()?;
+    if !ctx.perm.can_write_issues_or_pulls() {
+        return Err(Error::Forbidden(
+            "user should have a permission to write to a repo".into(),
+        ));
+    }
+    Ok(ctx)
+}
+
 #[cfg(test)]
 mod tests;
