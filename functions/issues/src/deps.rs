@@ -65,18 +65,22 @@ async fn list(cx: &Ctx, ids: Vec<(i64, i64)>) -> Result<Response> {
     let mut repos_by_id = HashMap::new();
     let mut visible = Vec::new();
     for issue in found {
+        // One resolution per repository, readable or not.
         if let std::collections::hash_map::Entry::Vacant(slot) = repos_by_id.entry(issue.repo_id) {
-            let Some(repo) = repos::get_by_id(&cx.db, issue.repo_id).await? else {
-                continue;
+            let readable = match repos::locate(&cx.db, issue.repo_id).await? {
+                Some((owner, name)) => access::load(&cx.db, &cx.caller, &owner, &name)
+                    .await
+                    .ok()
+                    .filter(|ctx| ctx.repo.id == issue.repo_id)
+                    .map(|ctx| (ctx.repo, ctx.perm)),
+                None => None,
             };
-            let Ok(ctx) = access::load(&cx.db, &cx.caller, &repo.owner, &repo.name).await else {
-                continue;
-            };
-            slot.insert((ctx.repo.clone(), ctx.perm));
+            slot.insert(readable);
         }
+        let kind = Unit::for_pull(issue.is_pull);
         if repos_by_id
             .get(&issue.repo_id)
-            .is_some_and(|(_, p)| p.can_read(Unit::for_pull(issue.is_pull)))
+            .is_some_and(|r| r.as_ref().is_some_and(|(_, p)| p.can_read(kind)))
         {
             visible.push(issue);
         }
@@ -85,7 +89,7 @@ async fn list(cx: &Ctx, ids: Vec<(i64, i64)>) -> Result<Response> {
     let shown = page.slice(&visible);
     let repos: HashMap<_, _> = repos_by_id
         .into_iter()
-        .map(|(id, (r, _))| (id, r))
+        .filter_map(|(id, r)| r.map(|(r, _)| (id, r)))
         .collect();
     let body = Issue::many(&cx.db, &repos, shown, &cx.config).await?;
     let mut res = cx.reply(StatusCode::OK, &body)?;

@@ -188,6 +188,9 @@ struct EditIssueOption {
     unset_due_date: Option<bool>,
 }
 
+/// The 412 for any state change of a merged pull request.
+const MERGED: &str = "cannot change state of this pull request, it was already merged";
+
 /// A requested state change, checked against the seed's state table.
 pub async fn check_state(
     cx: &Ctx,
@@ -201,9 +204,7 @@ pub async fn check_state(
         other => return Err(Error::PreconditionFailed(format!("unknown state: {other}"))),
     };
     if issue.is_pull && issue.merged {
-        return Err(Error::PreconditionFailed(
-            "cannot change state of this pull request, it was already merged".into(),
-        ));
+        return Err(Error::PreconditionFailed(MERGED.into()));
     }
     if closed
         && !issue.closed
@@ -262,9 +263,7 @@ pub async fn edit(cx: &Ctx) -> Result<Response> {
     let loaded_version = body.body.as_ref().map(|_| issue.content_version);
     let updated = edit::update(&cx.db, issue, loaded_version, |i| {
         if i.is_pull && i.merged && closed.is_some_and(|c| c != i.closed) {
-            return Err(Error::PreconditionFailed(
-                "cannot change state of this pull request, it was already merged".into(),
-            ));
+            return Err(Error::PreconditionFailed(MERGED.into()));
         }
         if let Some(t) = &new_title {
             i.title = t.clone();

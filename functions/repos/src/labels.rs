@@ -5,7 +5,7 @@ use lambda_http::http::StatusCode;
 use serde::Deserialize;
 use shared::{
     Error, Result,
-    accounts::{names::bounded, orgs, teams, users},
+    accounts::{names::bounded, orgs},
     http::{Ctx, Response, paging},
     labels::{self, Label, LabelRecord, NewLabel, Scope},
     repos::access::{self, RepoContext},
@@ -127,22 +127,9 @@ pub async fn delete(cx: &Ctx) -> Result<Response> {
     cx.no_content()
 }
 
-async fn visible_org(cx: &Ctx) -> Result<users::UserRecord> {
-    let name = cx.param("org");
-    match orgs::get(&cx.db, name).await? {
-        Some(o) if users::visible_to(&cx.db, &o, &cx.caller).await? => Ok(o),
-        _ => Err(Error::NotFound(format!(
-            "organization does not exist [name: {name}]"
-        ))),
-    }
-}
-
 pub async fn create_for_org(cx: &Ctx) -> Result<Response> {
-    let me = cx.signed_in()?;
-    let org = visible_org(cx).await?;
-    if !me.is_site_admin() && !teams::is_owner(&cx.db, &org.name, &me.user.name).await? {
-        return Err(Error::Forbidden("Must be an organization owner".into()));
-    }
+    let org = orgs::visible_org(cx, cx.param("org")).await?;
+    orgs::require_owner(cx, &org).await?;
     let scope = Scope::Org {
         name: org.name.clone(),
     };
@@ -151,7 +138,7 @@ pub async fn create_for_org(cx: &Ctx) -> Result<Response> {
 }
 
 pub async fn list_for_org(cx: &Ctx) -> Result<Response> {
-    let org = visible_org(cx).await?;
+    let org = orgs::visible_org(cx, cx.param("org")).await?;
     paged(
         cx,
         &labels::list(

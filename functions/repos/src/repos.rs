@@ -77,14 +77,7 @@ pub async fn create_for_me(cx: &Ctx) -> Result<Response> {
 pub async fn create_for_org(cx: &Ctx) -> Result<Response> {
     let me = cx.signed_in()?;
     let name = cx.param("org");
-    let org = match orgs::get(&cx.db, name).await? {
-        Some(o) if users::visible_to(&cx.db, &o, &cx.caller).await? => o,
-        _ => {
-            return Err(Error::NotFound(format!(
-                "organization does not exist [name: {name}]"
-            )));
-        }
-    };
+    let org = orgs::visible_org(cx, name).await?;
     if !me.is_site_admin() {
         let teams = teams::memberships(&cx.db, &org.name, &me.user.name).await?;
         if !teams

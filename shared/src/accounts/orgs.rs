@@ -65,3 +65,33 @@ pub async fn create(db: &Db, creator: &UserRecord, new: NewOrg) -> Result<UserRe
 pub async fn get(db: &Db, name: &str) -> Result<Option<UserRecord>> {
     Ok(users::get(db, name).await?.filter(UserRecord::is_org))
 }
+
+/// The organisation named `name`, if the caller may see it (else 404).
+pub async fn visible_org(cx: &crate::http::Ctx, name: &str) -> Result<UserRecord> {
+    match get(&cx.db, name).await? {
+        Some(org) if users::visible_to(&cx.db, &org, &cx.caller).await? => Ok(org),
+        _ => Err(Error::NotFound(format!(
+            "organization does not exist [name: {name}]"
+        ))),
+    }
+}
+
+/// The caller must own the organisation (or be a site admin).
+pub async fn require_owner(cx: &crate::http::Ctx, org: &UserRecord) -> Result<()> {
+    let me = cx.signed_in()?;
+    if me.is_site_admin() || teams::is_owner(&cx.db, &org.name, &me.user.name).await? {
+        Ok(())
+    } else {
+        Err(Error::Forbidden("Must be an organization owner".into()))
+    }
+}
+
+/// The caller must belong to the organisation (or be a site admin).
+pub async fn require_member(cx: &crate::http::Ctx, org: &UserRecord) -> Result<()> {
+    let me = cx.signed_in()?;
+    if me.is_site_admin() || teams::is_member(&cx.db, &org.name, &me.user.name).await? {
+        Ok(())
+    } else {
+        Err(Error::Forbidden("Must be an organization member".into()))
+    }
+}

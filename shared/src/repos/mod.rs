@@ -235,15 +235,11 @@ pub async fn delete(db: &Db, repo: &RepoRecord) -> Result<()> {
     Ok(())
 }
 
-/// A repository by id (via its counters item, which names it).
-pub async fn get_by_id(db: &Db, id: i64) -> Result<Option<RepoRecord>> {
+/// Owner and name of a repository by id (its counters item names it),
+/// `None` when it is gone.
+pub async fn locate(db: &Db, id: i64) -> Result<Option<(String, String)>> {
     let stats = stats(db, id).await?;
-    if stats.name.is_empty() {
-        return Ok(None);
-    }
-    get(db, &stats.owner, &stats.name)
-        .await
-        .map(|r| r.filter(|r| r.id == id))
+    Ok((!stats.name.is_empty()).then_some((stats.owner, stats.name)))
 }
 
 /// Repositories by id, in batched reads (missing ones are skipped).
