@@ -59,4 +59,30 @@ while read -r method path; do
   wait "${warm[@]}"
 done <<<"$warm_paths"
 
-cargo test --workspace --no-fail-fast "$@"
+# Build every test executable, then run them directly rather than through
+# `cargo test`: cargo would hold the build lock while the tests run, and an
+# emulator instance started meanwhile (`cargo run`) would wait on it until
+# the request times out.
+tests_list=.local/test-executables
+cargo test --workspace --no-run --message-format=json-render-diagnostics |
+  python3 -c '
+import json, os, sys
+for line in sys.stdin:
+    m = json.loads(line)
+    if m.get("reason") == "compiler-artifact" and m["profile"]["test"] and m.get("executable"):
+        print(os.path.dirname(m["manifest_path"]), m["executable"])
+' >"$tests_list"
+
+failed=()
+while read -r dir exe; do
+  echo "== $(basename "$exe")"
+  (cd "$dir" && "$exe" "$@") || failed+=("$(basename "$exe")")
+done <"$tests_list"
+
+if ((${#failed[@]})); then
+  echo "FAILED test executables: ${failed[*]}" >&2
+  echo "--- last errors of the local API (.local/watch-test.log):" >&2
+  grep -a -E '"level":"(ERROR|WARN)"|panicked|ERROR|error' .local/watch-test.log | tail -n 40 >&2 || true
+  exit 1
+fi
+echo "all $(wc -l <"$tests_list") test executables passed"
