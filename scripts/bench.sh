@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `make bench`: release binary size, cold start, warm latency and the
-# DynamoDB cost (round trips, capacity units) of every accounts route,
+# DynamoDB cost (round trips, capacity units) of the main routes of both APIs,
 # measured on the real release binary against DynamoDB Local.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -14,6 +14,6 @@ trap cleanup EXIT INT TERM
 start_dynamodb bench
 export TABLE_NAME="bench-$(date +%s)"
 export BOOTSTRAP_ADMIN_TOKEN="$(python3 -c 'import secrets; print(secrets.token_hex(20))')"
-cargo build --release --bins -p accounts -p repos -p milestones -p issues
+cargo build --release $(printf -- '-p %s ' $(ls functions))
 cargo run --quiet -p shared --bin bootstrap >/dev/null
 python3 bench/lambda_bench.py target/release "$BOOTSTRAP_ADMIN_TOKEN" --runs "${RUNS:-10}"

@@ -27,6 +27,18 @@ pub struct Config {
     /// Domain of the placeholder e-mail shown instead of hidden addresses
     /// (`NO_REPLY_ADDRESS`, default `noreply.<root host>`).
     pub no_reply_address: String,
+    /// The deploy instance's own domain (`INSTANCE_DOMAIN`; `none` turns
+    /// the check off). Applications may not claim it unless forced. When
+    /// unset, the API's own origin is used.
+    pub instance_domain: InstanceDomain,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum InstanceDomain {
+    /// The origin of `ROOT_URL` (or of the request's host).
+    ApiOrigin,
+    Fixed(String),
+    Off,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -71,6 +83,11 @@ impl Config {
             max_page_size: number(&get, "MAX_PAGE_SIZE", 50)?,
             max_body_bytes: number(&get, "MAX_BODY_BYTES", 1 << 20)?,
             no_reply_address,
+            instance_domain: match get("INSTANCE_DOMAIN").as_deref() {
+                None => InstanceDomain::ApiOrigin,
+                Some("none") => InstanceDomain::Off,
+                Some(d) => InstanceDomain::Fixed(d.to_string()),
+            },
         })
     }
 
@@ -90,6 +107,15 @@ impl Config {
                 ..(**self).clone()
             }),
             None => self.clone(),
+        }
+    }
+
+    /// The instance domain as a URL string, if the check is on.
+    pub fn instance_domain(&self) -> Option<String> {
+        match &self.instance_domain {
+            InstanceDomain::ApiOrigin => Some(self.root_url.origin().ascii_serialization()),
+            InstanceDomain::Fixed(d) => Some(d.clone()),
+            InstanceDomain::Off => None,
         }
     }
 

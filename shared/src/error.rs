@@ -45,6 +45,9 @@ pub enum Error {
     MethodNotAllowed(String),
     #[error("{0}")]
     Conflict(String),
+    /// Requested domains are in use (deploy API): 409 with the conflicts.
+    #[error("domain conflicts: {0:?}")]
+    DomainConflicts(Vec<crate::deploy::domains::Conflict>),
     #[error("{0}")]
     PreconditionFailed(String),
     #[error("request body is larger than {0} bytes")]
@@ -97,7 +100,7 @@ impl Error {
             (Error::Forbidden(_) | Error::ForbiddenEmpty, _) => StatusCode::FORBIDDEN,
             (Error::NotFound(_), _) => StatusCode::NOT_FOUND,
             (Error::MethodNotAllowed(_), _) => StatusCode::METHOD_NOT_ALLOWED,
-            (Error::Conflict(_), _) => StatusCode::CONFLICT,
+            (Error::Conflict(_) | Error::DomainConflicts(_), _) => StatusCode::CONFLICT,
             (Error::PreconditionFailed(_), _) => StatusCode::PRECONDITION_FAILED,
             (Error::PayloadTooLarge(_), _) => StatusCode::PAYLOAD_TOO_LARGE,
             // Coolify answers every malformed request with 400.
@@ -153,6 +156,11 @@ impl Error {
             }
             Dialect::Deploy => match self {
                 Error::Validation(fields) => json!({"message": message, "errors": fields}),
+                Error::DomainConflicts(conflicts) => json!({
+                    "message": "Domain conflicts detected. Use force_domain_override=true to proceed.",
+                    "warning": "Using the same domain for multiple resources can cause routing conflicts and unpredictable behavior.",
+                    "conflicts": conflicts,
+                }),
                 _ => json!({"message": message}),
             },
         };

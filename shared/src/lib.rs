@@ -7,6 +7,7 @@ pub mod accounts;
 pub mod auth;
 pub mod config;
 pub mod db;
+pub mod deploy;
 pub mod error;
 pub mod http;
 pub mod issues;

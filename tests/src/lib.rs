@@ -2,6 +2,8 @@
 //! client does. `make test` serves the real function binaries with
 //! `cargo lambda watch` and sets `API_URL` and `BOOTSTRAP_ADMIN_TOKEN`.
 
+pub mod deploy;
+
 use base64::{Engine, engine::general_purpose::STANDARD};
 use reqwest::{Method, header::HeaderMap};
 use serde_json::{Value, json};

@@ -19,6 +19,9 @@ fn root() -> &'static Path {
 fn functions() -> Vec<(&'static str, &'static [Route])> {
     vec![
         ("accounts", accounts::ROUTES),
+        ("app-create", app_create::ROUTES),
+        ("app-crud", app_crud::ROUTES),
+        ("infra", infra::ROUTES),
         ("issue-search", issue_search::ROUTES),
         ("issues", issues::ROUTES),
         ("milestones", milestones::ROUTES),

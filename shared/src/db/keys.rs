@@ -215,3 +215,66 @@ pub fn repos_by_visibility(private: bool) -> String {
         "REPOS#public".into()
     }
 }
+
+// --- Deploy API. Everything of a deploy team lives in one partition, so a
+// team's objects are invisible to every other team by construction.
+
+pub fn deploy_team_pk(team: &str) -> String {
+    format!("DTEAM#{}", team.to_lowercase())
+}
+
+pub fn deploy(team: &str, sk: &str) -> Item {
+    key(&deploy_team_pk(team), sk)
+}
+
+pub const PROJECT_PREFIX: &str = "PROJECT#";
+
+/// A project, followed in sort order by its environments and their name
+/// guards, so one query reads a project with everything under it.
+pub fn project_sk(uuid: &str) -> String {
+    format!("{PROJECT_PREFIX}{uuid}")
+}
+
+pub fn environment_sk(project: &str, uuid: &str) -> String {
+    format!("{PROJECT_PREFIX}{project}#ENV#{uuid}")
+}
+
+/// Guard for environment names, unique within a project.
+pub fn environment_name_sk(project: &str, name: &str) -> String {
+    format!("{PROJECT_PREFIX}{project}#ENVNAME#{name}")
+}
+
+pub const SERVER_PREFIX: &str = "SERVER#";
+
+/// A server, followed in sort order by its destinations.
+pub fn server_sk(uuid: &str) -> String {
+    format!("{SERVER_PREFIX}{uuid}")
+}
+
+pub fn destination_sk(server: &str, uuid: &str) -> String {
+    format!("{SERVER_PREFIX}{server}#DEST#{uuid}")
+}
+
+pub const SSH_KEY_PREFIX: &str = "KEY#";
+pub const PROVIDER_APP_PREFIX: &str = "PROVIDERAPP#";
+pub const APP_PREFIX: &str = "APP#";
+pub const DEPLOYMENT_PREFIX: &str = "DEPLOYMENT#";
+
+/// One claim item per (team, normalised domain): the set `apps` holds the
+/// applications using it.
+pub fn domain_claim(team: &str, domain: &str) -> Item {
+    key(
+        &format!("DDOMAIN#{}#{domain}", team.to_lowercase()),
+        "DOMAIN",
+    )
+}
+
+/// Index key of one application's deployments (gsi1, newest last).
+pub fn app_deployments_pk(team: &str, app: &str) -> String {
+    format!("DAPPDEPLOY#{}#{app}", team.to_lowercase())
+}
+
+/// Index key of a team's queued or running deployments (gsi2).
+pub fn team_queue_pk(team: &str) -> String {
+    format!("DQUEUE#{}", team.to_lowercase())
+}

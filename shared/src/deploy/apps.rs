@@ -1,0 +1,421 @@
+//! Applications: the stored record, where it is placed (project,
+//! environment, server, destination, source), and the one transaction that
+//! writes it with its reference counts, domain claims and queued
+//! deployment, so a failure leaves nothing half written.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use super::{
+    Team,
+    deployments::{self, DeploymentRecord},
+    domains,
+    item,
+    projects::{self, EnvironmentRecord},
+    provider_apps::{self, ProviderAppRecord},
+    servers::{self, DestinationRecord, ServerRecord},
+    ssh_keys::{self, KeyRecord},
+};
+use crate::{
+    Config, Error, Result,
+    db::{self, Db, keys},
+};
+
+/// How the application gets its code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Source {
+    Public,
+    ProviderApp,
+    DeployKey,
+    Dockerfile,
+    DockerImage,
+    DockerCompose,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct AppRecord {
+    pub uuid: String,
+    pub name: String,
+    #[serde(default)]
+    pub description: Option<String>,
+    pub project_uuid: String,
+    pub environment_uuid: String,
+    pub environment_name: String,
+    pub server_uuid: String,
+    pub destination_uuid: String,
+    #[serde(default)]
+    pub provider_app_uuid: Option<String>,
+    #[serde(default)]
+    pub private_key_uuid: Option<String>,
+    pub source: Source,
+    pub build_pack: String,
+    /// Normalised domains, comma-joined (Coolify's `fqdn`).
+    #[serde(default)]
+    pub fqdn: Option<String>,
+    /// Every domain this application holds a claim on: its `fqdn` and its
+    /// compose services' domains.
+    #[serde(default)]
+    pub claimed: Vec<String>,
+    /// The other settings, as validated JSON (stored as one string).
+    #[serde(with = "json_text")]
+    pub settings: Map<String, Value>,
+    pub status: String,
+    /// Bumped by every write; writes are conditional on it.
+    pub version: i64,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+mod json_text {
+    use serde::{Deserialize, Deserializer, Serializer, de::Error};
+    use serde_json::{Map, Value};
+
+    pub fn serialize<S: Serializer>(m: &Map<String, Value>, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&Value::Object(m.clone()).to_string())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Map<String, Value>, D::Error> {
+        let text = String::deserialize(d)?;
+        serde_json::from_str(&text).map_err(D::Error::custom)
+    }
+}
+
+impl AppRecord {
+    pub fn setting_str(&self, name: &str) -> Option<&str> {
+        self.settings.get(name).and_then(Value::as_str)
+    }
+}
+
+pub fn sk(uuid: &str) -> String {
+    format!("{}{uuid}", keys::APP_PREFIX)
+}
+
+pub fn not_found() -> Error {
+    Error::NotFound("Application not found.".into())
+}
+
+/// One of the team's applications; a malformed uuid names none.
+pub async fn get(db: &Db, team: &Team, uuid: &str) -> Result<AppRecord> {
+    let uuid = super::parse_uuid(uuid).ok_or_else(not_found)?;
+    super::get(db, team, &sk(&uuid))
+        .await?
+        .ok_or_else(not_found)
+}
+
+/// The team's applications, by name.
+pub async fn list(db: &Db, team: &Team) -> Result<Vec<AppRecord>> {
+    let mut all: Vec<AppRecord> = super::list(db, team, keys::APP_PREFIX, "application").await?;
+    all.sort_by(|a, b| a.name.cmp(&b.name).then(a.uuid.cmp(&b.uuid)));
+    Ok(all)
+}
+
+/// What a request asks an application to be placed on.
+#[derive(Clone, Debug, Default)]
+pub struct Wanted {
+    pub project_uuid: String,
+    pub environment_name: Option<String>,
+    pub environment_uuid: Option<String>,
+    pub server_uuid: String,
+    pub destination_uuid: Option<String>,
+    pub provider_app_uuid: Option<String>,
+    pub private_key_uuid: Option<String>,
+}
+
+/// The resolved placement.
+pub struct Placement {
+    pub environment: EnvironmentRecord,
+    pub server: ServerRecord,
+    pub destination: DestinationRecord,
+    pub provider_app: Option<ProviderAppRecord>,
+    pub key: Option<KeyRecord>,
+}
+
+/// Reads every referenced object in one concurrent wave; each one missing
+/// from the team is a 400 naming its field.
+pub async fn resolve(db: &Db, team: &Team, w: &Wanted) -> Result<Placement> {
+    let (project, server, provider_app, key) = futures::join!(
+        projects::load(db, team, &w.project_uuid),
+        servers::load(db, team, &w.server_uuid),
+        async {
+            match &w.provider_app_uuid {
+                Some(u) => provider_apps::get(db, team, u).await,
+                None => Ok(None),
+            }
+        },
+        async {
+            match &w.private_key_uuid {
+                Some(u) => ssh_keys::get(db, team, u).await,
+                None => Ok(None),
+            }
+        },
+    );
+    let (project, server, provider_app, key) = (project?, server?, provider_app?, key?);
+    let mut problems = super::fields::Problems::default();
+    let environment = match &project {
+        None => {
+            problems.add("project_uuid", "Project not found.");
+            None
+        }
+        Some(p) => {
+            let env = p.environment(w.environment_name.as_deref(), w.environment_uuid.as_deref());
+            if env.is_none() {
+                let field = if w.environment_name.is_some() {
+                    "environment_name"
+                } else {
+                    "environment_uuid"
+                };
+                problems.add(field, "Environment not found.");
+            }
+            env.cloned()
+        }
+    };
+    let destination = match &server {
+        None => {
+            problems.add("server_uuid", "Server not found.");
+            None
+        }
+        Some(s) => {
+            let pick = match &w.destination_uuid {
+                Some(d) => s.destinations.iter().find(|x| &x.uuid == d),
+                None if s.destinations.len() == 1 => s.destinations.first(),
+                None => None,
+            };
+            match (pick, &w.destination_uuid, s.destinations.len()) {
+                (Some(d), _, _) => Some(d.clone()),
+                (None, _, 0) => {
+                    problems.add("server_uuid", "Server has no destinations.");
+                    None
+                }
+                (None, None, _) => {
+                    problems.add(
+                        "destination_uuid",
+                        "Server has multiple destinations and you do not set destination_uuid.",
+                    );
+                    None
+                }
+                (None, Some(_), _) => {
+                    problems.add(
+                        "destination_uuid",
+                        "Provided destination_uuid does not belong to the specified server.",
+                    );
+                    None
+                }
+            }
+        }
+    };
+    if w.provider_app_uuid.is_some() && provider_app.is_none() {
+        problems.add("provider_app_uuid", "Provider app not found.");
+    }
+    if w.private_key_uuid.is_some() && key.is_none() {
+        problems.add("private_key_uuid", "Private Key not found.");
+    }
+    if let Some(s) = server.as_ref().filter(|s| s.server.is_build_server) {
+        let _ = s;
+        problems.add(
+            "server_uuid",
+            "The specified server is configured as a build server and cannot host resources.",
+        );
+    }
+    problems.into_result()?;
+    match (environment, server, destination) {
+        (Some(environment), Some(server), Some(destination)) => Ok(Placement {
+            environment,
+            server: server.server,
+            destination,
+            provider_app,
+            key,
+        }),
+        _ => Err(Error::Internal(
+            "placement resolved without its parts".into(),
+        )),
+    }
+}
+
+/// A counted reference: the field naming it, the new and the old target,
+/// and the key of a target.
+type Reference<'a> = (
+    &'static str,
+    Option<&'a str>,
+    Option<&'a str>,
+    fn(&Team, &str) -> db::Item,
+);
+
+/// What each transaction item guards, to name the failed one.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Guard {
+    App,
+    Field(&'static str),
+    Domain,
+    Other,
+}
+
+/// Writes `app` (new when `old` is `None`) with everything it holds, in
+/// one transaction. Returns the queued deployment when `deploy` is set.
+pub async fn save(
+    db: &Db,
+    config: &Config,
+    team: &Team,
+    app: &AppRecord,
+    old: Option<&AppRecord>,
+    force: bool,
+    deploy: bool,
+) -> Result<Option<DeploymentRecord>> {
+    let empty = Vec::new();
+    let old_claims = old.map_or(&empty, |o| &o.claimed);
+    let new_claims: Vec<String> = app
+        .claimed
+        .iter()
+        .filter(|d| !old_claims.contains(d))
+        .cloned()
+        .collect();
+    let released: Vec<String> = old_claims
+        .iter()
+        .filter(|d| !app.claimed.contains(d))
+        .cloned()
+        .collect();
+    if !force {
+        let instance = domains::instance_conflicts(config, &new_claims);
+        if !instance.is_empty() {
+            return Err(Error::DomainConflicts(instance));
+        }
+    }
+    let mut tx = db.tx();
+    let mut guards = Vec::new();
+    let record = item(team, &sk(&app.uuid), "application", app)?;
+    match old {
+        None => tx.put_if_absent(record)?,
+        Some(o) => tx.put_if(record, "version = :v", &[(":v", db::n(o.version))])?,
+    };
+    guards.push(Guard::App);
+    let refs: [Reference; 4] = [
+        (
+            "project_uuid",
+            Some(&app.project_uuid),
+            old.map(|o| o.project_uuid.as_str()),
+            |t, u| t.key(&keys::project_sk(u)),
+        ),
+        (
+            "server_uuid",
+            Some(&app.server_uuid),
+            old.map(|o| o.server_uuid.as_str()),
+            |t, u| t.key(&keys::server_sk(u)),
+        ),
+        (
+            "provider_app_uuid",
+            app.provider_app_uuid.as_deref(),
+            old.and_then(|o| o.provider_app_uuid.as_deref()),
+            provider_apps::key_of,
+        ),
+        (
+            "private_key_uuid",
+            app.private_key_uuid.as_deref(),
+            old.and_then(|o| o.private_key_uuid.as_deref()),
+            ssh_keys::key_of,
+        ),
+    ];
+    for (field, new, was, key_of) in refs {
+        if new == was && old.is_some() {
+            continue;
+        }
+        if let Some(u) = new {
+            super::add_ref(&mut tx, key_of(team, u))?;
+            guards.push(Guard::Field(field));
+        }
+        if let Some(u) = was {
+            super::drop_ref(&mut tx, key_of(team, u))?;
+            guards.push(Guard::Other);
+        }
+    }
+    if old.is_none_or(|o| o.environment_uuid != app.environment_uuid) {
+        tx.require(team.key(&keys::environment_sk(
+            &app.project_uuid,
+            &app.environment_uuid,
+        )))?;
+        guards.push(Guard::Field("environment_uuid"));
+    }
+    if old.is_none_or(|o| o.destination_uuid != app.destination_uuid) {
+        tx.require(team.key(&keys::destination_sk(
+            &app.server_uuid,
+            &app.destination_uuid,
+        )))?;
+        guards.push(Guard::Field("destination_uuid"));
+    }
+    domains::claim(&mut tx, team, &app.uuid, &new_claims, force)?;
+    guards.extend(new_claims.iter().map(|_| Guard::Domain));
+    domains::release(&mut tx, team, &app.uuid, &released)?;
+    let deployment = if deploy {
+        Some(deployments::queue(&mut tx, config, team, app)?)
+    } else {
+        None
+    };
+    match db.transact(tx).await {
+        Ok(()) => Ok(deployment),
+        Err(e) => match e.failed_condition().and_then(|i| guards.get(i).copied()) {
+            Some(Guard::Domain) => {
+                let found =
+                    domains::conflicts(db, team, Some(&app.uuid), &new_claims).await?;
+                if found.is_empty() {
+                    Err(Error::Unavailable(
+                        "a domain changed hands meanwhile".into(),
+                    ))
+                } else {
+                    Err(Error::DomainConflicts(found))
+                }
+            }
+            Some(Guard::App) if old.is_some() => Err(Error::Conflict(
+                "The application was changed by another request; retry.".into(),
+            )),
+            Some(Guard::Field(field)) => Err(Error::field(
+                field,
+                "The referenced object no longer exists.",
+            )),
+            _ => Err(e.into()),
+        },
+    }
+}
+
+/// Removes an application and its claims at once, and records the cleanup
+/// the servers should do.
+pub async fn delete(db: &Db, team: &Team, app: &AppRecord, flags: &[(&str, bool)]) -> Result<()> {
+    let mut tx = db.tx();
+    tx.delete_if(
+        team.key(&sk(&app.uuid)),
+        "version = :v",
+        &[(":v", db::n(app.version))],
+    )?;
+    super::drop_ref(&mut tx, team.key(&keys::project_sk(&app.project_uuid)))?;
+    super::drop_ref(&mut tx, team.key(&keys::server_sk(&app.server_uuid)))?;
+    if let Some(u) = &app.provider_app_uuid {
+        super::drop_ref(&mut tx, provider_apps::key_of(team, u))?;
+    }
+    if let Some(u) = &app.private_key_uuid {
+        super::drop_ref(&mut tx, ssh_keys::key_of(team, u))?;
+    }
+    domains::release(&mut tx, team, &app.uuid, &app.claimed)?;
+    let mut cleanup = Map::new();
+    cleanup.insert("application_uuid".into(), Value::from(app.uuid.clone()));
+    cleanup.insert("application_name".into(), Value::from(app.name.clone()));
+    cleanup.insert("server_uuid".into(), Value::from(app.server_uuid.clone()));
+    cleanup.insert(
+        "destination_uuid".into(),
+        Value::from(app.destination_uuid.clone()),
+    );
+    cleanup.insert("created_at".into(), Value::from(super::timestamp()));
+    for (flag, on) in flags {
+        cleanup.insert((*flag).to_string(), Value::from(*on));
+    }
+    tx.put(item(
+        team,
+        &format!("CLEANUP#{}", app.uuid),
+        "cleanup",
+        &cleanup,
+    )?)?;
+    match db.transact(tx).await {
+        Ok(()) => Ok(()),
+        Err(e) if e.failed_condition() == Some(0) => Err(Error::Conflict(
+            "The application was changed by another request; retry.".into(),
+        )),
+        Err(e) => Err(e.into()),
+    }
+}

@@ -1,0 +1,137 @@
+//! Deployment records. `instant_deploy` queues one in the same transaction
+//! as the application write; nothing here runs builds. They are listed per
+//! application (gsi1, newest first) and, while queued or in progress, per
+//! team (gsi2, sparse: the attribute goes when the run ends).
+
+use serde::{Deserialize, Serialize};
+
+use super::{Team, apps::AppRecord, item, timestamp};
+use crate::{
+    Config, Result,
+    db::{self, Db, Tx, keys},
+};
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct DeploymentRecord {
+    pub deployment_uuid: String,
+    pub application_uuid: String,
+    pub application_name: String,
+    pub server_uuid: String,
+    pub destination_uuid: String,
+    pub status: String,
+    pub commit: String,
+    pub force_rebuild: bool,
+    pub is_api: bool,
+    pub pull_request_id: i64,
+    pub rollback: bool,
+    pub restart_only: bool,
+    pub deployment_url: String,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+fn sk(uuid: &str) -> String {
+    format!("{}{uuid}", keys::DEPLOYMENT_PREFIX)
+}
+
+/// Adds a queued deployment of `app` to `tx`.
+pub fn queue(
+    tx: &mut Tx,
+    config: &Config,
+    team: &Team,
+    app: &AppRecord,
+) -> Result<DeploymentRecord> {
+    let now = timestamp();
+    let uuid = super::new_uuid();
+    let d = DeploymentRecord {
+        deployment_url: config.url(&format!("api/v1/deployments/{uuid}")),
+        deployment_uuid: uuid,
+        application_uuid: app.uuid.clone(),
+        application_name: app.name.clone(),
+        server_uuid: app.server_uuid.clone(),
+        destination_uuid: app.destination_uuid.clone(),
+        status: "queued".into(),
+        commit: app
+            .setting_str("git_commit_sha")
+            .unwrap_or("HEAD")
+            .to_string(),
+        force_rebuild: false,
+        is_api: true,
+        pull_request_id: 0,
+        rollback: false,
+        restart_only: false,
+        created_at: now.clone(),
+        updated_at: now,
+    };
+    let mut it = item(team, &sk(&d.deployment_uuid), "deployment", &d)?;
+    let order = format!("{}#{}", d.created_at, d.deployment_uuid);
+    it.insert(
+        "gsi1pk".into(),
+        db::s(keys::app_deployments_pk(&team.name, &app.uuid)),
+    );
+    it.insert("gsi1sk".into(), db::s(&order));
+    it.insert("gsi2pk".into(), db::s(keys::team_queue_pk(&team.name)));
+    it.insert("gsi2sk".into(), db::s(&order));
+    tx.put_if_absent(it)?;
+    Ok(d)
+}
+
+pub async fn get(db: &Db, team: &Team, uuid: &str) -> Result<Option<DeploymentRecord>> {
+    match super::parse_uuid(uuid) {
+        Some(u) => super::get(db, team, &sk(&u)).await,
+        None => Ok(None),
+    }
+}
+
+async fn by_index(
+    db: &Db,
+    index: &str,
+    pk: String,
+    newest_first: bool,
+    limit: i32,
+) -> Result<Vec<DeploymentRecord>> {
+    let (pk_name, _) = if index == "gsi1" {
+        ("gsi1pk", "gsi1sk")
+    } else {
+        ("gsi2pk", "gsi2sk")
+    };
+    let out = db
+        .query(|q| {
+            q.index_name(index)
+                .key_condition_expression(format!("{pk_name} = :pk"))
+                .expression_attribute_values(":pk", db::s(&pk))
+                .scan_index_forward(!newest_first)
+                .limit(limit)
+        })
+        .await?;
+    out.items
+        .unwrap_or_default()
+        .into_iter()
+        .map(|i| db::from_item(i).map_err(Into::into))
+        .collect()
+}
+
+/// The team's queued and running deployments, oldest first (at most 100).
+pub async fn running(db: &Db, team: &Team) -> Result<Vec<DeploymentRecord>> {
+    by_index(db, "gsi2", keys::team_queue_pk(&team.name), false, 100).await
+}
+
+/// One application's deployments, newest first: `skip` then `take`.
+pub async fn for_app(
+    db: &Db,
+    team: &Team,
+    app: &str,
+    skip: usize,
+    take: usize,
+) -> Result<Vec<DeploymentRecord>> {
+    let limit = i32::try_from(skip + take).unwrap_or(i32::MAX).max(1);
+    let all = by_index(
+        db,
+        "gsi1",
+        keys::app_deployments_pk(&team.name, app),
+        true,
+        limit,
+    )
+    .await?;
+    Ok(all.into_iter().skip(skip).take(take).collect())
+}

@@ -1,0 +1,175 @@
+//! The deploy API's domain: applications and the resources they run on
+//! (projects, environments, servers, destinations, deploy keys, provider
+//! apps), domain claims and deployments. Everything belongs to a deploy
+//! team — the token's team — and lives in that team's partition.
+//!
+//! Resources that others refer to carry a `refs` counter, changed in the
+//! same transaction as the referring write, so a project, server, key or
+//! provider app in use cannot be deleted, however the requests interleave.
+
+pub mod apps;
+pub mod body;
+pub mod checks;
+pub mod create;
+pub mod deployments;
+pub mod domains;
+pub mod fields;
+pub mod input;
+pub mod patch;
+pub mod projects;
+pub mod provider_apps;
+pub mod servers;
+pub mod ssh_keys;
+pub mod views;
+
+use aws_sdk_dynamodb::types::AttributeValue;
+use serde::de::DeserializeOwned;
+
+use crate::{
+    Error, Result,
+    auth::{
+        Principal, Via,
+        scope::{Ability, Scopes},
+    },
+    db::{self, Db, DbError, Item, Tx, keys},
+    http::Ctx,
+};
+
+/// The caller's deploy team and what the token may see.
+#[derive(Clone, Debug)]
+pub struct Team {
+    pub name: String,
+    /// `read:sensitive` or `root`: secrets are shown.
+    pub sensitive: bool,
+    /// `deploy` or `root`: deployments may be queued.
+    pub can_deploy: bool,
+}
+
+impl Team {
+    /// The team of the request's token (routes have already checked the
+    /// ability; the deploy dialect admits only tokens).
+    pub fn of(cx: &Ctx) -> Result<Team> {
+        let principal: &Principal = cx.signed_in()?;
+        match &principal.via {
+            Via::Token { team, scopes, .. } => Ok(Team::new(team, scopes, &principal.user.name)),
+            Via::Password => Err(Error::BadCredentials),
+        }
+    }
+
+    fn new(team: &str, scopes: &Scopes, user: &str) -> Team {
+        let name = if team.is_empty() { user } else { team };
+        Team {
+            name: name.to_lowercase(),
+            sensitive: scopes.can(Ability::ReadSensitive),
+            can_deploy: scopes.can(Ability::Deploy),
+        }
+    }
+
+    /// The key of one of this team's items.
+    pub fn key(&self, sk: &str) -> Item {
+        keys::deploy(&self.name, sk)
+    }
+}
+
+/// A new public identifier (UUID v4, hyphenated, lower case).
+pub fn new_uuid() -> String {
+    uuid::Uuid::new_v4().to_string()
+}
+
+/// `raw` as a canonical UUID, if it is one. Anything else names no object.
+pub fn parse_uuid(raw: &str) -> Option<String> {
+    uuid::Uuid::parse_str(raw.trim())
+        .ok()
+        .map(|u| u.to_string())
+}
+
+/// Reads one of the team's items by sort key and decodes it.
+pub async fn get<T: DeserializeOwned>(db: &Db, team: &Team, sk: &str) -> Result<Option<T>> {
+    Ok(db.get_as(team.key(sk)).await?)
+}
+
+/// Every item of the team whose sort key starts with `prefix`, decoded;
+/// items of another kind (their `kind` differs) are skipped.
+pub async fn list<T: DeserializeOwned>(
+    db: &Db,
+    team: &Team,
+    prefix: &str,
+    kind: &str,
+) -> Result<Vec<T>> {
+    db.query_prefix(&keys::deploy_team_pk(&team.name), prefix)
+        .await?
+        .into_iter()
+        .filter(|i| matches!(i.get("kind"), Some(AttributeValue::S(k)) if k == kind))
+        .map(|i| db::from_item(i).map_err(Error::from))
+        .collect()
+}
+
+/// An item for a record under the team's key, tagged with its kind.
+pub fn item<T: serde::Serialize>(team: &Team, sk: &str, kind: &str, record: &T) -> Result<Item> {
+    let mut item = db::to_item(record)?;
+    item.extend(team.key(sk));
+    item.insert("kind".into(), db::s(kind));
+    Ok(item)
+}
+
+/// Counts one more reference to an existing item (fails the transaction if
+/// it is gone).
+pub fn add_ref(tx: &mut Tx, key: Item) -> Result<(), DbError> {
+    tx.update(
+        key,
+        "ADD refs :one",
+        &[(":one", db::n(1))],
+        Some("attribute_exists(pk)"),
+    )?;
+    Ok(())
+}
+
+/// Counts one reference less.
+pub fn drop_ref(tx: &mut Tx, key: Item) -> Result<(), DbError> {
+    tx.update(
+        key,
+        "ADD refs :minus",
+        &[(":minus", db::n(-1))],
+        Some("attribute_exists(pk)"),
+    )?;
+    Ok(())
+}
+
+/// Deletes an item that nothing refers to any more.
+pub fn delete_unreferenced(tx: &mut Tx, key: Item) -> Result<(), DbError> {
+    tx.delete_if(
+        key,
+        "attribute_exists(pk) AND (attribute_not_exists(refs) OR refs <= :zero)",
+        &[(":zero", db::n(0))],
+    )?;
+    Ok(())
+}
+
+/// Deletes an unreferenced item; `in_use` is the 400 message when it is
+/// referenced, and a vanished item is `not_found`.
+pub async fn delete_resource(
+    db: &Db,
+    team: &Team,
+    sk: &str,
+    in_use: &str,
+    not_found: &str,
+) -> Result<()> {
+    let mut tx = db.tx();
+    delete_unreferenced(&mut tx, team.key(sk))?;
+    match db.transact(tx).await {
+        Ok(()) => Ok(()),
+        Err(e) if e.failed_condition().is_some() => match db.get(team.key(sk)).await? {
+            Some(_) => Err(Error::BadRequest(in_use.into())),
+            None => Err(Error::NotFound(not_found.into())),
+        },
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// The current time as RFC 3339 (UTC, microseconds), as Coolify renders
+/// timestamps.
+pub fn timestamp() -> String {
+    chrono::Utc::now()
+        .format("%Y-%m-%dT%H:%M:%S%.6fZ")
+        .to_string()
+}

@@ -1,0 +1,210 @@
+//! Projects and their environments. A project's item is followed in sort
+//! order by its environments and their name guards, so one query reads a
+//! project whole. A new project gets a `production` environment.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use super::{Team, body::Body, item, timestamp};
+use crate::{
+    Error, Result,
+    db::{self, Db, keys},
+};
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ProjectRecord {
+    pub uuid: String,
+    pub name: String,
+    #[serde(default)]
+    pub description: Option<String>,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct EnvironmentRecord {
+    pub uuid: String,
+    pub name: String,
+    pub project_uuid: String,
+    #[serde(default)]
+    pub description: Option<String>,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+/// A project with its environments.
+pub struct Project {
+    pub project: ProjectRecord,
+    pub environments: Vec<EnvironmentRecord>,
+}
+
+impl Project {
+    /// An environment by name, else by uuid (Coolify's order).
+    pub fn environment(
+        &self,
+        name: Option<&str>,
+        uuid: Option<&str>,
+    ) -> Option<&EnvironmentRecord> {
+        name.and_then(|n| self.environments.iter().find(|e| e.name == n))
+            .or_else(|| uuid.and_then(|u| self.environments.iter().find(|e| e.uuid == u)))
+    }
+}
+
+/// Environments one project may have (a project is deleted in one
+/// transaction with all of them).
+pub const MAX_ENVIRONMENTS: usize = 40;
+
+/// `{"name", "description"}` of a new project.
+pub fn parse_new(map: Map<String, Value>) -> Result<(String, Option<String>)> {
+    let mut b = Body::new(map);
+    let name = b.string("name", true, 255);
+    let description = b.string("description", false, 2000);
+    b.finish()?;
+    Ok((name.unwrap_or_default(), description))
+}
+
+pub async fn create(
+    db: &Db,
+    team: &Team,
+    name: String,
+    description: Option<String>,
+) -> Result<ProjectRecord> {
+    let now = timestamp();
+    let project = ProjectRecord {
+        uuid: super::new_uuid(),
+        name,
+        description,
+        created_at: now.clone(),
+        updated_at: now,
+    };
+    let production = new_environment(&project.uuid, "production");
+    let mut tx = db.tx();
+    tx.put_if_absent(item(
+        team,
+        &keys::project_sk(&project.uuid),
+        "project",
+        &project,
+    )?)?;
+    push_environment(&mut tx, team, &production)?;
+    db.transact(tx).await?;
+    Ok(project)
+}
+
+fn new_environment(project: &str, name: &str) -> EnvironmentRecord {
+    let now = timestamp();
+    EnvironmentRecord {
+        uuid: super::new_uuid(),
+        name: name.to_string(),
+        project_uuid: project.to_string(),
+        description: None,
+        created_at: now.clone(),
+        updated_at: now,
+    }
+}
+
+fn push_environment(tx: &mut db::Tx, team: &Team, env: &EnvironmentRecord) -> Result<()> {
+    tx.put_if_absent(item(
+        team,
+        &keys::environment_sk(&env.project_uuid, &env.uuid),
+        "environment",
+        env,
+    )?)?;
+    tx.put_if_absent(team.key(&keys::environment_name_sk(&env.project_uuid, &env.name)))?;
+    Ok(())
+}
+
+pub async fn list(db: &Db, team: &Team) -> Result<Vec<ProjectRecord>> {
+    let mut all: Vec<ProjectRecord> =
+        super::list(db, team, keys::PROJECT_PREFIX, "project").await?;
+    all.sort_by(|a, b| a.name.cmp(&b.name).then(a.uuid.cmp(&b.uuid)));
+    Ok(all)
+}
+
+/// A project with its environments, in one query.
+pub async fn load(db: &Db, team: &Team, uuid: &str) -> Result<Option<Project>> {
+    let Some(uuid) = super::parse_uuid(uuid) else {
+        return Ok(None);
+    };
+    let items = db
+        .query_prefix(&keys::deploy_team_pk(&team.name), &keys::project_sk(&uuid))
+        .await?;
+    let mut project = None;
+    let mut environments = Vec::new();
+    for i in items {
+        match i
+            .get("kind")
+            .and_then(|k| k.as_s().ok())
+            .map(String::as_str)
+        {
+            Some("project") => project = Some(db::from_item::<ProjectRecord>(i)?),
+            Some("environment") => environments.push(db::from_item::<EnvironmentRecord>(i)?),
+            _ => {}
+        }
+    }
+    environments.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(project.map(|project| Project {
+        project,
+        environments,
+    }))
+}
+
+pub async fn create_environment(
+    db: &Db,
+    team: &Team,
+    project: &Project,
+    map: Map<String, Value>,
+) -> Result<EnvironmentRecord> {
+    let mut b = Body::new(map);
+    let name = b.string("name", true, 255);
+    let name = b.check("name", name, |n| {
+        if n.chars().all(|c| c.is_alphanumeric() || "-_. ".contains(c)) {
+            Ok(())
+        } else {
+            Err("The name may contain letters, digits, spaces, '-', '_' and '.' only.".into())
+        }
+    });
+    b.finish()?;
+    if project.environments.len() >= MAX_ENVIRONMENTS {
+        return Err(Error::BadRequest(format!(
+            "A project can have at most {MAX_ENVIRONMENTS} environments."
+        )));
+    }
+    let env = new_environment(&project.project.uuid, &name.unwrap_or_default());
+    let mut tx = db.tx();
+    tx.require(team.key(&keys::project_sk(&env.project_uuid)))?;
+    push_environment(&mut tx, team, &env)?;
+    match db.transact(tx).await {
+        Ok(()) => Ok(env),
+        Err(e) => match e.failed_condition() {
+            Some(0) => Err(Error::NotFound("Project not found.".into())),
+            Some(_) => Err(Error::Conflict(
+                "Environment with this name already exists.".into(),
+            )),
+            None => Err(e.into()),
+        },
+    }
+}
+
+/// Deletes a project and its environments, unless an application uses it.
+pub async fn delete(db: &Db, team: &Team, project: &Project) -> Result<()> {
+    let mut tx = db.tx();
+    super::delete_unreferenced(&mut tx, team.key(&keys::project_sk(&project.project.uuid)))?;
+    for env in &project.environments {
+        tx.delete(team.key(&keys::environment_sk(&env.project_uuid, &env.uuid)))?;
+        tx.delete(team.key(&keys::environment_name_sk(&env.project_uuid, &env.name)))?;
+    }
+    match db.transact(tx).await {
+        Ok(()) => Ok(()),
+        Err(e) if e.failed_condition() == Some(0) => Err(Error::BadRequest(
+            "Project has resources, so it cannot be deleted.".into(),
+        )),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// The project as Coolify shows it, with its environments.
+pub fn view(p: &Project) -> Value {
+    let mut v = serde_json::to_value(&p.project).unwrap_or_default();
+    v["environments"] = serde_json::to_value(&p.environments).unwrap_or_default();
+    v
+}

@@ -1,0 +1,354 @@
+//! Servers and their destinations (container networks). A server's item
+//! is followed in sort order by its destinations, so one query reads both.
+//! Each new server gets one default destination. A server refers to a
+//! deploy key, counted on the key.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use super::{Team, body::Body, item, ssh_keys, timestamp};
+use crate::{
+    Error, Result,
+    db::{self, Db, keys},
+};
+
+pub const PROXY_TYPES: &[&str] = &["traefik", "caddy", "none"];
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ServerRecord {
+    pub uuid: String,
+    pub name: String,
+    #[serde(default)]
+    pub description: Option<String>,
+    pub ip: String,
+    pub port: i64,
+    pub user: String,
+    pub private_key_uuid: String,
+    #[serde(default)]
+    pub wildcard_domain: Option<String>,
+    pub proxy_type: String,
+    #[serde(default)]
+    pub is_build_server: bool,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct DestinationRecord {
+    pub uuid: String,
+    pub name: String,
+    pub network: String,
+    pub server_uuid: String,
+    pub created_at: String,
+}
+
+pub struct Server {
+    pub server: ServerRecord,
+    pub destinations: Vec<DestinationRecord>,
+}
+
+/// Destinations one server may have.
+pub const MAX_DESTINATIONS: usize = 20;
+
+/// A server's fields from a create (all rules) or a PATCH (only what is
+/// sent, over `old`).
+pub fn parse(map: Map<String, Value>, old: Option<&ServerRecord>) -> Result<ServerRecord> {
+    let creating = old.is_none();
+    let mut b = Body::new(map);
+    // A server always has a name: a PATCH may change it, not remove it.
+    let name_required = creating || b.has("name");
+    let name = b.string("name", name_required, 255);
+    let description_sent = b.has("description");
+    let description = b.string("description", false, 2000);
+    let ip = b.string("ip", creating, 255);
+    let ip = b.check("ip", ip, check_address);
+    let port = b.integer("port", false, 1, 65535);
+    let user = b.string("user", false, 64);
+    let user = b.check("user", user, |u| {
+        if u.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+        {
+            Ok(())
+        } else {
+            Err("The user field format is invalid.".into())
+        }
+    });
+    let key = b.string("private_key_uuid", creating, 64);
+    let wildcard_sent = b.has("wildcard_domain");
+    let wildcard = b.string("wildcard_domain", false, 255);
+    let wildcard = b.check("wildcard_domain", wildcard, |w| match url::Url::parse(w) {
+        Ok(u) if matches!(u.scheme(), "http" | "https") && u.host_str().is_some() => Ok(()),
+        _ => Err(
+            "The wildcard domain must be an http(s) URL, such as https://apps.example.com.".into(),
+        ),
+    });
+    let proxy = b.string("proxy_type", false, 16);
+    let proxy = b.check("proxy_type", proxy.map(|p| p.to_lowercase()), |p| {
+        if PROXY_TYPES.contains(&p) {
+            Ok(())
+        } else {
+            Err(format!(
+                "The selected proxy type is invalid. Allowed: {}.",
+                PROXY_TYPES.join(", ")
+            ))
+        }
+    });
+    let build = b.boolean("is_build_server");
+    b.finish()?;
+    let now = timestamp();
+    let base = old.cloned().unwrap_or_else(|| ServerRecord {
+        uuid: super::new_uuid(),
+        name: String::new(),
+        description: None,
+        ip: String::new(),
+        port: 22,
+        user: "root".into(),
+        private_key_uuid: String::new(),
+        wildcard_domain: None,
+        proxy_type: "traefik".into(),
+        is_build_server: false,
+        created_at: now.clone(),
+        updated_at: now.clone(),
+    });
+    Ok(ServerRecord {
+        name: name.unwrap_or(base.name),
+        description: if description_sent {
+            description
+        } else {
+            base.description
+        },
+        ip: ip.unwrap_or(base.ip),
+        port: port.unwrap_or(base.port),
+        user: user.unwrap_or(base.user),
+        private_key_uuid: key.unwrap_or(base.private_key_uuid),
+        wildcard_domain: if wildcard_sent {
+            wildcard
+        } else {
+            base.wildcard_domain
+        },
+        proxy_type: proxy.unwrap_or(base.proxy_type),
+        is_build_server: build.unwrap_or(base.is_build_server),
+        updated_at: now,
+        ..base
+    })
+}
+
+/// An IPv4 or IPv6 address, or a host name.
+///
+/// A host name's labels are letters, digits and inner hyphens, and its
+/// last label is not all digits (so `300.1.1.1` is neither an address nor
+/// a name).
+fn check_address(v: &str) -> Result<(), String> {
+    let host_name = v.len() <= 253
+        && v.split('.').all(|l| {
+            !l.is_empty()
+                && l.len() <= 63
+                && l.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+                && !l.starts_with('-')
+                && !l.ends_with('-')
+        })
+        && !v
+            .rsplit('.')
+            .next()
+            .is_some_and(|last| last.chars().all(|c| c.is_ascii_digit()));
+    if v.parse::<std::net::IpAddr>().is_ok() || host_name {
+        Ok(())
+    } else {
+        Err("The ip field must be an IP address or a host name.".into())
+    }
+}
+
+fn key_missing() -> Error {
+    Error::field("private_key_uuid", "Private Key not found.")
+}
+
+pub async fn create(db: &Db, team: &Team, server: ServerRecord) -> Result<ServerRecord> {
+    let now = timestamp();
+    let destination = DestinationRecord {
+        uuid: super::new_uuid(),
+        name: "default".into(),
+        network: "default".into(),
+        server_uuid: server.uuid.clone(),
+        created_at: now,
+    };
+    let mut tx = db.tx();
+    tx.put_if_absent(item(
+        team,
+        &keys::server_sk(&server.uuid),
+        "server",
+        &server,
+    )?)?;
+    tx.put_if_absent(item(
+        team,
+        &keys::destination_sk(&server.uuid, &destination.uuid),
+        "destination",
+        &destination,
+    )?)?;
+    super::add_ref(&mut tx, ssh_keys::key_of(team, &server.private_key_uuid))?;
+    match db.transact(tx).await {
+        Ok(()) => Ok(server),
+        Err(e) if e.failed_condition() == Some(2) => Err(key_missing()),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// Writes an edited server; a changed key moves its reference count.
+///
+/// The item also holds `refs`, the count of applications on the server,
+/// which the record does not carry: the new item keeps it, and the write
+/// fails (409, retry) if an application came or went in between, so a
+/// PATCH can never make a server in use look unused.
+pub async fn update(
+    db: &Db,
+    team: &Team,
+    old: &ServerRecord,
+    new: ServerRecord,
+) -> Result<ServerRecord> {
+    let sk = keys::server_sk(&new.uuid);
+    let refs = db
+        .get(team.key(&sk))
+        .await?
+        .and_then(|mut i| i.remove("refs"));
+    let mut record = item(team, &sk, "server", &new)?;
+    let mut condition = String::from("attribute_exists(pk) AND updated_at = :seen");
+    let mut values = vec![(":seen", db::s(&old.updated_at))];
+    match refs {
+        Some(count) => {
+            record.insert("refs".into(), count.clone());
+            condition.push_str(" AND refs = :refs");
+            values.push((":refs", count));
+        }
+        None => condition.push_str(" AND attribute_not_exists(refs)"),
+    }
+    let mut tx = db.tx();
+    tx.put_if(record, &condition, &values)?;
+    if old.private_key_uuid != new.private_key_uuid {
+        super::add_ref(&mut tx, ssh_keys::key_of(team, &new.private_key_uuid))?;
+        super::drop_ref(&mut tx, ssh_keys::key_of(team, &old.private_key_uuid))?;
+    }
+    match db.transact(tx).await {
+        Ok(()) => Ok(new),
+        Err(e) => match e.failed_condition() {
+            Some(0) => Err(Error::Conflict(
+                "The server was changed by another request; retry.".into(),
+            )),
+            Some(1) => Err(key_missing()),
+            _ => Err(e.into()),
+        },
+    }
+}
+
+pub async fn list(db: &Db, team: &Team) -> Result<Vec<ServerRecord>> {
+    let mut all: Vec<ServerRecord> = super::list(db, team, keys::SERVER_PREFIX, "server").await?;
+    all.sort_by(|a, b| a.name.cmp(&b.name).then(a.uuid.cmp(&b.uuid)));
+    Ok(all)
+}
+
+/// A server with its destinations, in one query.
+pub async fn load(db: &Db, team: &Team, uuid: &str) -> Result<Option<Server>> {
+    let Some(uuid) = super::parse_uuid(uuid) else {
+        return Ok(None);
+    };
+    let items = db
+        .query_prefix(&keys::deploy_team_pk(&team.name), &keys::server_sk(&uuid))
+        .await?;
+    let mut server = None;
+    let mut destinations = Vec::new();
+    for i in items {
+        match i
+            .get("kind")
+            .and_then(|k| k.as_s().ok())
+            .map(String::as_str)
+        {
+            Some("server") => server = Some(db::from_item::<ServerRecord>(i)?),
+            Some("destination") => destinations.push(db::from_item::<DestinationRecord>(i)?),
+            _ => {}
+        }
+    }
+    destinations.sort_by(|a, b| a.created_at.cmp(&b.created_at).then(a.uuid.cmp(&b.uuid)));
+    Ok(server.map(|server| Server {
+        server,
+        destinations,
+    }))
+}
+
+pub async fn add_destination(
+    db: &Db,
+    team: &Team,
+    server: &Server,
+    map: Map<String, Value>,
+) -> Result<DestinationRecord> {
+    let mut b = Body::new(map);
+    let name = b.string("name", true, 255);
+    let network = b.string("network", true, 128);
+    let network = b.check("network", network, |n| {
+        let ok = n.starts_with(|c: char| c.is_ascii_alphanumeric())
+            && n.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c));
+        if ok {
+            Ok(())
+        } else {
+            Err("The network field format is invalid.".into())
+        }
+    });
+    b.finish()?;
+    let network = network.unwrap_or_default();
+    if server.destinations.iter().any(|d| d.network == network) {
+        return Err(Error::Conflict(format!(
+            "A destination with network {network} already exists on this server."
+        )));
+    }
+    if server.destinations.len() >= MAX_DESTINATIONS {
+        return Err(Error::BadRequest(format!(
+            "A server can have at most {MAX_DESTINATIONS} destinations."
+        )));
+    }
+    let d = DestinationRecord {
+        uuid: super::new_uuid(),
+        name: name.unwrap_or_default(),
+        network,
+        server_uuid: server.server.uuid.clone(),
+        created_at: timestamp(),
+    };
+    let mut tx = db.tx();
+    tx.require(team.key(&keys::server_sk(&d.server_uuid)))?;
+    tx.put_if_absent(item(
+        team,
+        &keys::destination_sk(&d.server_uuid, &d.uuid),
+        "destination",
+        &d,
+    )?)?;
+    match db.transact(tx).await {
+        Ok(()) => Ok(d),
+        Err(e) if e.failed_condition() == Some(0) => {
+            Err(Error::NotFound("Server not found.".into()))
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// Deletes a server and its destinations unless an application runs on it.
+pub async fn delete(db: &Db, team: &Team, server: &Server) -> Result<()> {
+    let mut tx = db.tx();
+    super::delete_unreferenced(&mut tx, team.key(&keys::server_sk(&server.server.uuid)))?;
+    for d in &server.destinations {
+        tx.delete(team.key(&keys::destination_sk(&d.server_uuid, &d.uuid)))?;
+    }
+    super::drop_ref(
+        &mut tx,
+        ssh_keys::key_of(team, &server.server.private_key_uuid),
+    )?;
+    match db.transact(tx).await {
+        Ok(()) => Ok(()),
+        Err(e) if e.failed_condition() == Some(0) => Err(Error::BadRequest(
+            "Server has resources, so you need to delete them before.".into(),
+        )),
+        Err(e) => Err(e.into()),
+    }
+}
+
+pub fn view(s: &Server) -> Value {
+    let mut v = serde_json::to_value(&s.server).unwrap_or_default();
+    v["destinations"] = serde_json::to_value(&s.destinations).unwrap_or_default();
+    v
+}

@@ -1,0 +1,342 @@
+//! Listing, reading, editing and deleting applications: team scope, name
+//! order, 404s, secrets by ability, PATCH rules, DELETE flags and the
+//! cleanup record it leaves.
+
+use api_tests::deploy::Team;
+use aws_sdk_dynamodb::types::AttributeValue;
+use serde_json::{Value, json};
+use shared::{Config, db};
+
+const SECRETS: [&str; 7] = [
+    "http_basic_auth_password",
+    "dockerfile",
+    "custom_labels",
+    "manual_webhook_secret_provider_a",
+    "manual_webhook_secret_provider_d",
+    "docker_compose_raw",
+    "private_key_uuid",
+];
+
+#[tokio::test]
+async fn list_is_by_name_and_per_team() {
+    let t = Team::new().await;
+    let other = Team::new().await;
+    for name in ["charlie", "alpha", "bravo"] {
+        t.app(json!({"name": name})).await;
+    }
+    let foreign = other.app(json!({"name": "aardvark"})).await;
+    let r = t.get("/applications").await;
+    assert_eq!(r.status, 200);
+    let names: Vec<&str> = r
+        .body
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["alpha", "bravo", "charlie"]);
+    // Another team's application does not exist for this one.
+    let r = t.get(&format!("/applications/{foreign}")).await;
+    assert_eq!(
+        (r.status, r.body),
+        (404, json!({"message": "Application not found."}))
+    );
+    for bad in ["00000000-0000-4000-8000-000000000000", "not-a-uuid", "%20"] {
+        let r = t.get(&format!("/applications/{bad}")).await;
+        assert_eq!(
+            (r.status, r.body),
+            (404, json!({"message": "Application not found."})),
+            "{bad}"
+        );
+    }
+    for (method, body) in [("PATCH", Some(json!({"name": "x"}))), ("DELETE", None)] {
+        let r = t
+            .call(method, &format!("/applications/{foreign}"), body)
+            .await;
+        assert_eq!(r.status, 404, "{method}");
+    }
+    assert_eq!(
+        other.get(&format!("/applications/{foreign}")).await.body["name"],
+        "aardvark",
+        "untouched"
+    );
+}
+
+#[tokio::test]
+async fn the_record_and_its_secrets() {
+    let t = Team::new().await;
+    let uuid = t
+        .created(
+            "/applications/private-deploy-key",
+            t.public(json!({
+                "private_key_uuid": t.key,
+                "name": "web",
+                "description": "the web app",
+                "domains": "https://web.example.com",
+                "is_http_basic_auth_enabled": true,
+                "http_basic_auth_username": "admin",
+                "http_basic_auth_password": "s3cret-pass",
+                "custom_labels": "traefik.enable=true",
+                "health_check_enabled": true,
+                "health_check_path": "/health",
+            })),
+        )
+        .await;
+    let full = t.get(&format!("/applications/{uuid}")).await.body;
+    assert_eq!(full["uuid"], json!(uuid));
+    assert_eq!(full["fqdn"], "https://web.example.com");
+    assert_eq!(full["description"], "the web app");
+    assert_eq!(
+        full["git_repository"],
+        "https://github.com/coollabsio/coolify-examples"
+    );
+    assert_eq!(full["health_check_path"], "/health");
+    assert_eq!(full["health_check_enabled"], true);
+    assert_eq!(full["http_basic_auth_password"], "s3cret-pass");
+    assert_eq!(full["custom_labels"], "traefik.enable=true");
+    assert_eq!(full["private_key_uuid"], json!(t.key));
+    for field in [
+        "created_at",
+        "updated_at",
+        "status",
+        "environment_uuid",
+        "destination_uuid",
+    ] {
+        assert!(full[field].is_string(), "{field}");
+    }
+    for field in [
+        "instant_deploy",
+        "force_domain_override",
+        "autogenerate_domain",
+        "domains",
+    ] {
+        assert!(
+            full.get(field).is_none(),
+            "{field} is not part of the record"
+        );
+    }
+
+    let read = t.token_with(&["read"]).await;
+    for r in [
+        t.call_as(&read, "GET", &format!("/applications/{uuid}"), None)
+            .await
+            .body,
+        t.call_as(&read, "GET", "/applications", None).await.body[0].clone(),
+    ] {
+        for secret in SECRETS {
+            assert!(r.get(secret).is_none(), "{secret} hidden from a read token");
+        }
+        assert!(!r.to_string().contains("s3cret-pass"));
+        assert_eq!(r["http_basic_auth_username"], "admin");
+    }
+    let sensitive = t.token_with(&["read", "read:sensitive"]).await;
+    let r = t
+        .call_as(&sensitive, "GET", &format!("/applications/{uuid}"), None)
+        .await
+        .body;
+    assert_eq!(r["http_basic_auth_password"], "s3cret-pass");
+    // write alone cannot read.
+    let write = t.token_with(&["write"]).await;
+    let r = t.call_as(&write, "GET", "/applications", None).await;
+    assert_eq!(
+        (r.status, r.body),
+        (
+            403,
+            json!({"message": "Missing required permissions: read"})
+        )
+    );
+}
+
+#[tokio::test]
+async fn patch_rules() {
+    let t = Team::new().await;
+    let uuid = t.app(json!({"name": "before"})).await;
+    let path = format!("/applications/{uuid}");
+    let r = t
+        .patch(
+            &path,
+            json!({
+                "name": "after", "description": "d", "git_branch": "release/1.0",
+                "ports_exposes": "8080", "health_check_interval": 30, "is_static": true,
+                "limits_memory": "1g", "static_image": "nginx:alpine", "is_spa": true,
+                "manual_webhook_secret_gitea": "hook-d", "redirect": "www",
+            }),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{:?}", r.body);
+    assert_eq!(r.body["name"], "after");
+    assert_eq!(r.body["uuid"], json!(uuid));
+    let got = t.get(&path).await.body;
+    for (field, want) in [
+        ("name", json!("after")),
+        ("description", json!("d")),
+        ("git_branch", json!("release/1.0")),
+        ("ports_exposes", json!("8080")),
+        ("health_check_interval", json!(30)),
+        ("is_static", json!(true)),
+        ("limits_memory", json!("1g")),
+        ("is_spa", json!(true)),
+        ("manual_webhook_secret_provider_d", json!("hook-d")),
+        ("redirect", json!("www")),
+    ] {
+        assert_eq!(got[field], want, "{field}");
+    }
+    // Bad values, unknown or create-only fields: 400 naming them, nothing changed.
+    for (body, field) in [
+        (json!({"name": 1}), "name"),
+        (
+            json!({"health_check_interval": "30"}),
+            "health_check_interval",
+        ),
+        (json!({"build_pack": "rails"}), "build_pack"),
+        (json!({"colour": "red"}), "colour"),
+        (json!({"fqdn": "https://x.io"}), "fqdn"),
+        (json!({"dockerfile": "FROM x"}), "dockerfile"),
+        (json!({"autogenerate_domain": true}), "autogenerate_domain"),
+        (json!({"private_key_uuid": t.key}), "private_key_uuid"),
+        (json!({"domains": "not a url"}), "domains"),
+        (
+            json!({"project_uuid": "00000000-0000-4000-8000-000000000000"}),
+            "project_uuid",
+        ),
+        (json!({"environment_name": "staging"}), "environment_name"),
+        (
+            json!({"is_http_basic_auth_enabled": true}),
+            "http_basic_auth_password",
+        ),
+    ] {
+        let r = t.patch(&path, body.clone()).await;
+        assert_eq!(r.status, 400, "{body}: {:?}", r.body);
+        assert!(r.body["errors"][field].is_array(), "{body}: {:?}", r.body);
+    }
+    let unchanged = t.get(&path).await.body;
+    assert_eq!(
+        unchanged["updated_at"], got["updated_at"],
+        "refused PATCHes wrote nothing"
+    );
+    // Moving to another environment of the project, by name.
+    let env = t
+        .created(
+            &format!("/projects/{}/environments", t.project),
+            json!({"name": "staging"}),
+        )
+        .await;
+    let r = t.patch(&path, json!({"environment_name": "staging"})).await;
+    assert_eq!(r.status, 200, "{:?}", r.body);
+    assert_eq!(
+        (
+            r.body["environment_uuid"].as_str(),
+            r.body["environment_name"].as_str()
+        ),
+        (Some(env.as_str()), Some("staging"))
+    );
+    // Malformed bodies.
+    for raw in [b"{".to_vec(), b"[]".to_vec(), Vec::new()] {
+        let r = t
+            .api
+            .raw(
+                "PATCH",
+                &format!("/api/v1{path}"),
+                api_tests::Auth::Bearer(&t.token),
+                Some("application/json"),
+                raw,
+            )
+            .await;
+        assert_eq!(r.status, 400);
+    }
+    let r = t
+        .patch(
+            "/applications/00000000-0000-4000-8000-000000000000",
+            json!({"name": "x"}),
+        )
+        .await;
+    assert_eq!(
+        (r.status, r.body),
+        (404, json!({"message": "Application not found."}))
+    );
+}
+
+#[tokio::test]
+async fn delete_flags_and_cleanup_record() {
+    let t = Team::new().await;
+    let config = Config::from_env().unwrap();
+    let client = db::connect(&config).await;
+    let cleanup = |uuid: String| {
+        let client = client.clone();
+        let table = config.table_name.clone();
+        let team = t.user.name.clone();
+        async move {
+            client
+                .get_item()
+                .table_name(table)
+                .set_key(Some(db::keys::deploy(&team, &format!("CLEANUP#{uuid}"))))
+                .send()
+                .await
+                .unwrap()
+                .item
+        }
+    };
+    let bool_of = |item: &db::Item, k: &str| match item.get(k) {
+        Some(AttributeValue::Bool(b)) => *b,
+        other => panic!("{k}: {other:?}"),
+    };
+
+    let uuid = t.app(json!({"domains": "https://gone.example.com"})).await;
+    for bad in ["maybe", "yes", "TRUE", ""] {
+        let r = t
+            .delete(&format!("/applications/{uuid}?delete_volumes={bad}"))
+            .await;
+        assert_eq!(r.status, 400, "{bad:?}");
+        assert!(r.body["errors"]["delete_volumes"].is_array());
+    }
+    assert_eq!(
+        t.get(&format!("/applications/{uuid}")).await.status,
+        200,
+        "still there"
+    );
+    let r = t
+        .delete(&format!(
+            "/applications/{uuid}?delete_volumes=false&docker_cleanup=0"
+        ))
+        .await;
+    assert_eq!(
+        (r.status, r.body),
+        (
+            200,
+            json!({"message": "Application deletion request queued."})
+        )
+    );
+    assert_eq!(
+        t.get(&format!("/applications/{uuid}")).await.status,
+        404,
+        "gone at once"
+    );
+    let item = cleanup(uuid.clone()).await.expect("cleanup record");
+    assert!(bool_of(&item, "delete_configurations"));
+    assert!(!bool_of(&item, "delete_volumes"));
+    assert!(!bool_of(&item, "docker_cleanup"));
+    assert!(bool_of(&item, "delete_connected_networks"));
+    // Its domain is free again; deleting twice is a 404.
+    t.app(json!({"domains": "https://gone.example.com"})).await;
+    assert_eq!(t.delete(&format!("/applications/{uuid}")).await.status, 404);
+
+    let uuid = t.app(json!({})).await;
+    assert_eq!(t.delete(&format!("/applications/{uuid}")).await.status, 200);
+    let item = cleanup(uuid).await.expect("cleanup record");
+    for flag in [
+        "delete_configurations",
+        "delete_volumes",
+        "docker_cleanup",
+        "delete_connected_networks",
+    ] {
+        assert!(bool_of(&item, flag), "{flag} defaults to true");
+    }
+    let listed: Vec<Value> = t
+        .get("/applications")
+        .await
+        .body
+        .as_array()
+        .unwrap()
+        .clone();
+    assert_eq!(listed.len(), 1);
+}
