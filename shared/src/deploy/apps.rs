@@ -9,8 +9,7 @@ use serde_json::{Map, Value};
 use super::{
     Team,
     deployments::{self, DeploymentRecord},
-    domains,
-    item,
+    domains, item,
     projects::{self, EnvironmentRecord},
     provider_apps::{self, ProviderAppRecord},
     servers::{self, DestinationRecord, ServerRecord},
@@ -353,8 +352,7 @@ pub async fn save(
         Ok(()) => Ok(deployment),
         Err(e) => match e.failed_condition().and_then(|i| guards.get(i).copied()) {
             Some(Guard::Domain) => {
-                let found =
-                    domains::conflicts(db, team, Some(&app.uuid), &new_claims).await?;
+                let found = domains::conflicts(db, team, Some(&app.uuid), &new_claims).await?;
                 if found.is_empty() {
                     Err(Error::Unavailable(
                         "a domain changed hands meanwhile".into(),
