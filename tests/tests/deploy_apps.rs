@@ -340,3 +340,85 @@ async fn delete_flags_and_cleanup_record() {
         .clone();
     assert_eq!(listed.len(), 1);
 }
+
+/// A token for `user` acting for `team`.
+async fn team_token(api: &api_tests::Api, user: &api_tests::TestUser, team: &str) -> String {
+    let r = api
+        .call(
+            "POST",
+            &format!("/api/v1/users/{}/tokens", user.name),
+            api_tests::Auth::Basic(&user.name, &user.password),
+            Some(json!({"name": api_tests::unique("t"), "scopes": ["root"], "team": team})),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{:?}", r.body);
+    r.body["sha1"].as_str().unwrap().to_string()
+}
+
+#[tokio::test]
+async fn organisation_teams_share_and_leavers_lose_access() {
+    let t = Team::new().await;
+    let api = &t.api;
+    let owner = &t.user;
+    let member = api.new_user("mem").await;
+    let org = api.new_org(owner, "dorg", "private").await;
+    let teams = api
+        .call(
+            "GET",
+            &format!("/api/v1/orgs/{org}/teams"),
+            api_tests::Auth::Token(&owner.token),
+            None,
+        )
+        .await;
+    let owners = teams.body[0]["id"].as_i64().unwrap();
+    let members = format!("/api/v1/teams/{owners}/members/{}", member.name);
+    let r = api
+        .call("PUT", &members, api_tests::Auth::Token(&owner.token), None)
+        .await;
+    assert_eq!(r.status, 204, "{:?}", r.body);
+
+    let owner_org = team_token(api, owner, &org).await;
+    let member_org = team_token(api, &member, &org).await;
+    let project = t
+        .call_as(
+            &owner_org,
+            "POST",
+            "/projects",
+            Some(json!({"name": "shared"})),
+        )
+        .await;
+    assert_eq!(project.status, 201);
+    let uuid = project.body["uuid"].as_str().unwrap();
+    // The member's org token sees the org's project; the owner's own team does not.
+    assert_eq!(
+        t.call_as(&member_org, "GET", &format!("/projects/{uuid}"), None)
+            .await
+            .status,
+        200
+    );
+    assert_eq!(t.get(&format!("/projects/{uuid}")).await.status, 404);
+
+    // Removed from the organisation, the member's org token stops working.
+    let r = api
+        .call(
+            "DELETE",
+            &members,
+            api_tests::Auth::Token(&owner.token),
+            None,
+        )
+        .await;
+    assert_eq!(r.status, 204, "{:?}", r.body);
+    let r = t
+        .call_as(&member_org, "GET", &format!("/projects/{uuid}"), None)
+        .await;
+    assert_eq!(
+        (r.status, r.body),
+        (401, json!({"message": "Unauthenticated."}))
+    );
+    assert_eq!(
+        t.call_as(&owner_org, "GET", &format!("/projects/{uuid}"), None)
+            .await
+            .status,
+        200
+    );
+}

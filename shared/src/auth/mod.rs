@@ -13,7 +13,7 @@ use lambda_http::http::HeaderMap;
 use crate::{
     Error, Result,
     accounts::{
-        tokens,
+        teams, tokens,
         users::{self, UserRecord},
     },
     db::Db,
@@ -99,6 +99,9 @@ pub async fn authenticate(
             Err(e) => return Err(e),
         },
     };
+    if dialect == Dialect::Deploy {
+        still_in_team(db, &principal).await?;
+    }
     if principal.user.prohibit_login {
         return Err(Error::Forbidden(
             "This account is prohibited from signing in, please contact your site administrator."
@@ -106,6 +109,22 @@ pub async fn authenticate(
         ));
     }
     Ok(Caller::User(Box::new(principal)))
+}
+
+/// A deploy token acts for an organisation only while its owner is still
+/// a member: someone who left keeps no access to the team's resources.
+async fn still_in_team(db: &Db, principal: &Principal) -> Result<()> {
+    let Via::Token { team, .. } = &principal.via else {
+        return Ok(());
+    };
+    if team.is_empty()
+        || team.eq_ignore_ascii_case(&principal.user.name)
+        || teams::is_member(db, team, &principal.user.name).await?
+    {
+        Ok(())
+    } else {
+        Err(Error::BadCredentials)
+    }
 }
 
 async fn by_token(db: &Db, secret: &str) -> Result<Principal> {
