@@ -121,6 +121,45 @@ impl Tx {
         Ok(self)
     }
 
+    /// Sets every attribute of `record` (but its keys) on the existing item
+    /// under `key`, leaving attributes the record does not carry (counters
+    /// that other writes `ADD` to) as they are.
+    pub fn set_fields(
+        &mut self,
+        key: Item,
+        record: Item,
+        condition: &str,
+        values: &[(&str, AttributeValue)],
+    ) -> Result<&mut Self, DbError> {
+        let fields: Vec<(String, AttributeValue)> = record
+            .into_iter()
+            .filter(|(k, _)| !key.contains_key(k))
+            .collect();
+        let placeholders: Vec<(String, String)> = (0..fields.len())
+            .map(|i| (format!("#f{i}"), format!(":f{i}")))
+            .collect();
+        let expression = format!(
+            "SET {}",
+            placeholders
+                .iter()
+                .map(|(n, v)| format!("{n} = {v}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        let names: Vec<(&str, &str)> = placeholders
+            .iter()
+            .zip(&fields)
+            .map(|((n, _), (k, _))| (n.as_str(), k.as_str()))
+            .collect();
+        let mut all_values: Vec<(&str, AttributeValue)> = placeholders
+            .iter()
+            .zip(&fields)
+            .map(|((_, v), (_, value))| (v.as_str(), value.clone()))
+            .collect();
+        all_values.extend(values.iter().cloned());
+        self.push_update(key, &expression, &names, &all_values, Some(condition))
+    }
+
     /// Like [`Tx::update`], for expressions that name attributes through
     /// placeholders (`#name`), as reserved words such as `name` require.
     pub fn update_named(

@@ -192,36 +192,25 @@ pub async fn create(db: &Db, team: &Team, server: ServerRecord) -> Result<Server
     }
 }
 
-/// Writes an edited server; a changed key moves its reference count.
-///
-/// The item also holds `refs`, the count of applications on the server,
-/// which the record does not carry: the new item keeps it, and the write
-/// fails (409, retry) if an application came or went in between, so a
-/// PATCH can never make a server in use look unused.
+/// Writes an edited server; a changed key moves its reference count. The
+/// fields are set on the stored item, so its `refs` count (applications on
+/// the server, changed concurrently by their writes) stays as it is.
 pub async fn update(
     db: &Db,
     team: &Team,
     old: &ServerRecord,
     new: ServerRecord,
 ) -> Result<ServerRecord> {
-    let sk = keys::server_sk(&new.uuid);
-    let refs = db
-        .get(team.key(&sk))
-        .await?
-        .and_then(|mut i| i.remove("refs"));
-    let mut record = item(team, &sk, "server", &new)?;
-    let mut condition = String::from("attribute_exists(pk) AND updated_at = :seen");
-    let mut values = vec![(":seen", db::s(&old.updated_at))];
-    match refs {
-        Some(count) => {
-            record.insert("refs".into(), count.clone());
-            condition.push_str(" AND refs = :refs");
-            values.push((":refs", count));
-        }
-        None => condition.push_str(" AND attribute_not_exists(refs)"),
-    }
+    let key = team.key(&keys::server_sk(&new.uuid));
+    let mut record = db::to_item(&new)?;
+    record.insert("kind".into(), db::s("server"));
     let mut tx = db.tx();
-    tx.put_if(record, &condition, &values)?;
+    tx.set_fields(
+        key,
+        record,
+        "attribute_exists(pk) AND updated_at = :seen",
+        &[(":seen", db::s(&old.updated_at))],
+    )?;
     if old.private_key_uuid != new.private_key_uuid {
         super::add_ref(&mut tx, ssh_keys::key_of(team, &new.private_key_uuid))?;
         super::drop_ref(&mut tx, ssh_keys::key_of(team, &old.private_key_uuid))?;
