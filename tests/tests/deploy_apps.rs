@@ -422,3 +422,33 @@ async fn organisation_teams_share_and_leavers_lose_access() {
         200
     );
 }
+
+#[tokio::test]
+async fn deleting_an_application_cancels_its_queued_deployments() {
+    let t = Team::new().await;
+    let r = t
+        .post(
+            "/applications/public",
+            t.public(json!({"instant_deploy": true})),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{:?}", r.body);
+    let (app, deployment) = (
+        r.body["uuid"].as_str().unwrap().to_string(),
+        r.body["deployment_uuid"].as_str().unwrap().to_string(),
+    );
+    let queued = |body: &Value| {
+        body.as_array()
+            .unwrap()
+            .iter()
+            .any(|d| d["deployment_uuid"] == json!(deployment))
+    };
+    assert!(queued(&t.get("/deployments").await.body));
+    assert_eq!(t.delete(&format!("/applications/{app}")).await.status, 200);
+    let d = t.get(&format!("/deployments/{deployment}")).await;
+    assert_eq!(
+        (d.status, d.body["status"].as_str()),
+        (200, Some("cancelled-by-user"))
+    );
+    assert!(!queued(&t.get("/deployments").await.body), "left the queue");
+}

@@ -391,6 +391,7 @@ pub async fn delete(db: &Db, team: &Team, app: &AppRecord, flags: &[(&str, bool)
         super::drop_ref(&mut tx, ssh_keys::key_of(team, u))?;
     }
     domains::release(&mut tx, team, &app.uuid, &app.claimed)?;
+    deployments::cancel_queued(db, &mut tx, team, &app.uuid).await?;
     let mut cleanup = Map::new();
     cleanup.insert("application_uuid".into(), Value::from(app.uuid.clone()));
     cleanup.insert("application_name".into(), Value::from(app.name.clone()));
