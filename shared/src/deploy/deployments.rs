@@ -119,13 +119,26 @@ pub async fn running(db: &Db, team: &Team) -> Result<Vec<DeploymentRecord>> {
 /// Cancels an application's queued deployments in `tx` (it is being
 /// deleted): they leave the team's queue and read `cancelled-by-user`.
 pub async fn cancel_queued(db: &Db, tx: &mut Tx, team: &Team, app: &str) -> Result<()> {
-    let all = by_index(db, "gsi1", keys::app_deployments_pk(&team.name, app), true, 50).await?;
-    for d in all.iter().filter(|d| d.status == "queued" || d.status == "in_progress") {
+    let all = by_index(
+        db,
+        "gsi1",
+        keys::app_deployments_pk(&team.name, app),
+        true,
+        50,
+    )
+    .await?;
+    for d in all
+        .iter()
+        .filter(|d| d.status == "queued" || d.status == "in_progress")
+    {
         tx.update_named(
             team.key(&sk(&d.deployment_uuid)),
             "SET #status = :cancelled, updated_at = :now REMOVE gsi2pk, gsi2sk",
             &[("#status", "status")],
-            &[(":cancelled", db::s("cancelled-by-user")), (":now", db::s(timestamp()))],
+            &[
+                (":cancelled", db::s("cancelled-by-user")),
+                (":now", db::s(timestamp())),
+            ],
         )?;
     }
     Ok(())
