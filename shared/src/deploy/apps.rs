@@ -326,20 +326,9 @@ pub async fn save(
             guards.push(Guard::Other);
         }
     }
-    if old.is_none_or(|o| o.environment_uuid != app.environment_uuid) {
-        tx.require(team.key(&keys::environment_sk(
-            &app.project_uuid,
-            &app.environment_uuid,
-        )))?;
-        guards.push(Guard::Field("environment_uuid"));
-    }
-    if old.is_none_or(|o| o.destination_uuid != app.destination_uuid) {
-        tx.require(team.key(&keys::destination_sk(
-            &app.server_uuid,
-            &app.destination_uuid,
-        )))?;
-        guards.push(Guard::Field("destination_uuid"));
-    }
+    // Environments and destinations need no check: they go only with their
+    // project or server, which cannot go while this application counts on
+    // them.
     domains::claim(&mut tx, team, &app.uuid, &new_claims, force)?;
     guards.extend(new_claims.iter().map(|_| Guard::Domain));
     domains::release(&mut tx, team, &app.uuid, &released)?;
