@@ -24,6 +24,9 @@ pub struct Config {
     pub max_page_size: u32,
     /// Largest accepted request body in bytes (`MAX_BODY_BYTES`).
     pub max_body_bytes: usize,
+    /// Items one DynamoDB transaction may hold: 100 on AWS; DynamoDB Local
+    /// from the npm package (2020) allows 10, and the local scripts say so.
+    pub transaction_limit: usize,
     /// Domain of the placeholder e-mail shown instead of hidden addresses
     /// (`NO_REPLY_ADDRESS`, default `noreply.<root host>`).
     pub no_reply_address: String,
@@ -82,6 +85,7 @@ impl Config {
             default_page_size: number(&get, "DEFAULT_PAGE_SIZE", 30)?,
             max_page_size: number(&get, "MAX_PAGE_SIZE", 50)?,
             max_body_bytes: number(&get, "MAX_BODY_BYTES", 1 << 20)?,
+            transaction_limit: number(&get, "DYNAMODB_TRANSACTION_LIMIT", 100)?,
             no_reply_address,
             instance_domain: match get("INSTANCE_DOMAIN").as_deref() {
                 None => InstanceDomain::ApiOrigin,

@@ -75,6 +75,9 @@ impl From<DbError> for Error {
             DbError::Throttled(_) | DbError::TransactionConflict => {
                 Error::Unavailable(e.to_string())
             }
+            DbError::TooManyItems { items, limit } => Error::BadRequest(format!(
+                "This request would change {items} items at once; the database accepts at most {limit} in one transaction. Make the change in smaller steps."
+            )),
             other => Error::Internal(other.to_string()),
         }
     }

@@ -31,6 +31,7 @@ pub async fn app() -> App {
         "TABLE_NAME" => Some(table.clone()),
         "DYNAMODB_ENDPOINT" => Some(endpoint.clone()),
         "ROOT_URL" => Some("http://forge.test/".into()),
+        "DYNAMODB_TRANSACTION_LIMIT" => std::env::var(k).ok(),
         _ => None,
     })
     .expect("test configuration is valid");

@@ -282,7 +282,7 @@ async fn delete_flags_and_cleanup_record() {
     };
 
     let uuid = t.app(json!({"domains": "https://gone.example.com"})).await;
-    for bad in ["maybe", "yes", "TRUE", ""] {
+    for bad in ["maybe", "yes", "TRUE", "", "1", "0"] {
         let r = t
             .delete(&format!("/applications/{uuid}?delete_volumes={bad}"))
             .await;
@@ -296,7 +296,7 @@ async fn delete_flags_and_cleanup_record() {
     );
     let r = t
         .delete(&format!(
-            "/applications/{uuid}?delete_volumes=false&docker_cleanup=0"
+            "/applications/{uuid}?delete_volumes=false&docker_cleanup=false"
         ))
         .await;
     assert_eq!(

@@ -124,11 +124,13 @@ async fn every_required_field_missing_is_named() {
             }
         }
     }
-    // Compose builds need no ports_exposes.
+    // The seed requires ports_exposes for every git create, compose builds too.
     let body = without(
         t.public(json!({"build_pack": "dockercompose"})),
         "ports_exposes",
     );
+    assert_eq!(t.post("/applications/public", body).await.status, 400);
+    let body = t.public(json!({"build_pack": "dockercompose"}));
     assert_eq!(t.post("/applications/public", body).await.status, 201);
     assert_eq!(
         count(&t).await,
@@ -263,7 +265,7 @@ async fn coolify_names_are_accepted() {
         .body;
     assert_eq!(got["provider_app_uuid"], json!(app));
     assert_eq!(got["manual_webhook_secret_provider_a"], "hook-a");
-    assert_eq!(got["source_type"], "provider-app");
+    assert_eq!(got["source"], "provider-app");
     let body = t.public(
         json!({"provider_app_uuid": app, "git_repository": "https://github.com/acme/private"}),
     );
@@ -768,4 +770,137 @@ async fn bad_bodies_and_credentials() {
         403
     );
     assert_eq!(count(&t).await, before);
+}
+
+#[tokio::test]
+async fn blank_strings_mean_not_given() {
+    let t = Team::new().await;
+    let r = t
+        .post(
+            "/applications/public",
+            t.public(json!({"name": "  ", "git_commit_sha": "", "destination_uuid": "", "description": "", "instant_deploy": true})),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{:?}", r.body);
+    let uuid = r.body["uuid"].as_str().unwrap();
+    let app = t.get(&format!("/applications/{uuid}")).await.body;
+    assert!(
+        app["name"]
+            .as_str()
+            .unwrap()
+            .starts_with("coolify-examples:main-"),
+        "{}",
+        app["name"]
+    );
+    assert_eq!(app["git_commit_sha"], "HEAD");
+    assert_eq!(app["description"], Value::Null);
+    let d = t
+        .get(&format!(
+            "/deployments/{}",
+            r.body["deployment_uuid"].as_str().unwrap()
+        ))
+        .await;
+    assert_eq!((d.status, d.body["commit"].as_str()), (200, Some("HEAD")));
+    // PATCH with a blank name keeps the name; the list still reads.
+    let r = t
+        .patch(&format!("/applications/{uuid}"), json!({"name": ""}))
+        .await;
+    assert_eq!(r.status, 200);
+    assert_eq!(r.body["name"], app["name"]);
+    assert_eq!(t.get("/applications").await.status, 200);
+    // Blank required fields are missing ones.
+    let r = t
+        .post("/applications/public", t.public(json!({"git_branch": " "})))
+        .await;
+    assert_eq!(
+        r.body["errors"]["git_branch"],
+        json!(["This field is required."])
+    );
+}
+
+#[tokio::test]
+async fn odd_texts_and_hosts() {
+    let t = Team::new().await;
+    // Multi-byte text before EXPOSE: no trouble finding the port.
+    let body = t.body(json!({"dockerfile": "FROM nginx\n# ééé été\nEXPOSE\t8080\n", "autogenerate_domain": false}));
+    let r = t.post("/applications/dockerfile", body).await;
+    assert_eq!(r.status, 201, "{:?}", r.body);
+    let app = t
+        .get(&format!(
+            "/applications/{}",
+            r.body["uuid"].as_str().unwrap()
+        ))
+        .await
+        .body;
+    assert_eq!(app["ports_exposes"], "8080");
+    // Texts are bounded in bytes.
+    let huge = "😀".repeat(40_000);
+    let r = t
+        .post(
+            "/applications/dockerfile",
+            t.body(json!({"dockerfile": format!("FROM x\n#{huge}")})),
+        )
+        .await;
+    assert_eq!(r.status, 400, "{:?}", r.body["message"]);
+    assert!(
+        r.body["errors"]["dockerfile"][0]
+            .as_str()
+            .unwrap()
+            .contains("bytes")
+    );
+    // Domains whose encoded form would be too long for a key.
+    let r = t
+        .post(
+            "/applications/public",
+            t.public(json!({"domains": format!("https://a.io/{}", "{".repeat(600))})),
+        )
+        .await;
+    assert_eq!(r.status, 400, "{:?}", r.body["message"]);
+    // Internal hosts in every spelling.
+    for repo in [
+        "https://localhost./a/b",
+        "https://x.localhost/a/b",
+        "git@localhost:a/b.git",
+        "git@10.0.0.1:a/b.git",
+    ] {
+        let r = t
+            .post(
+                "/applications/public",
+                t.public(json!({"git_repository": repo})),
+            )
+            .await;
+        assert_eq!(r.status, 400, "{repo}");
+        assert!(r.body["errors"]["git_repository"].is_array(), "{repo}");
+    }
+    // Compose service domains belong to compose builds only.
+    let r = t
+        .post(
+            "/applications/public",
+            t.public(
+                json!({"docker_compose_domains": [{"name": "web", "domain": "https://w.io"}]}),
+            ),
+        )
+        .await;
+    assert_eq!(r.status, 400);
+    assert!(r.body["errors"]["docker_compose_domains"].is_array());
+    let r = t
+        .post(
+            "/applications/public",
+            t.public(json!({"build_pack": "dockercompose", "docker_compose_domains": [{"name": "web", "domain": "https://w.io"}]})),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{:?}", r.body);
+    let app = t
+        .get(&format!(
+            "/applications/{}",
+            r.body["uuid"].as_str().unwrap()
+        ))
+        .await
+        .body;
+    assert_eq!(
+        app["docker_compose_domains"],
+        json!("{\"web\":{\"domain\":\"https://w.io\"}}")
+    );
+    let r = t.post("/applications/dockerimage", t.body(json!({"docker_registry_image_name": "nginx", "ports_exposes": "80", "domains": "https://w.io"}))).await;
+    assert_eq!(r.status, 409, "compose service domains are claimed");
 }

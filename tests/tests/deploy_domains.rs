@@ -255,3 +255,45 @@ async fn fifty_concurrent_claims_of_one_domain_make_one_application() {
     assert_eq!(holders.len(), 1);
     assert_eq!(holders[0]["uuid"], json!(created[0]));
 }
+
+#[tokio::test]
+async fn many_domains_fit_the_databases_transactions_or_get_a_clear_400() {
+    let t = Team::new().await;
+    let limit: usize = std::env::var("DYNAMODB_TRANSACTION_LIMIT")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(100);
+    let host = unique("m");
+    let domains: Vec<String> = (0..12)
+        .map(|i| format!("https://{host}-{i}.example.com"))
+        .collect();
+    let r = t
+        .post(
+            "/applications/public",
+            t.public(json!({"domains": domains.join(",")})),
+        )
+        .await;
+    // The application, its project and server counts, and 12 claims.
+    if limit < 15 {
+        assert_eq!(r.status, 400, "{:?}", r.body);
+        assert!(r.message().contains("at most"), "{:?}", r.body);
+        assert_eq!(
+            t.get("/applications").await.body.as_array().unwrap().len(),
+            0
+        );
+    } else {
+        assert_eq!(r.status, 201, "{:?}", r.body);
+    }
+    // 21 domains are too many anywhere.
+    let domains: Vec<String> = (0..21)
+        .map(|i| format!("https://{host}-{i}.example.org"))
+        .collect();
+    let r = t
+        .post(
+            "/applications/public",
+            t.public(json!({"domains": domains.join(",")})),
+        )
+        .await;
+    assert_eq!(r.status, 400);
+    assert!(r.body["errors"]["domains"].is_array(), "{:?}", r.body);
+}

@@ -2180,3 +2180,48 @@ async fn empty_strings_never_break_a_record() {
     assert_eq!(t.get("/projects").await.status, 200);
     assert_eq!(t.get("/security/keys").await.status, 200);
 }
+
+#[tokio::test]
+async fn environment_and_destination_limits_hold_under_concurrency() {
+    let t = Team::new().await;
+    // 45 concurrent environments on a project that has one: 39 fit.
+    let project = t.created("/projects", json!({"name": "many"})).await;
+    let path = format!("/projects/{project}/environments");
+    let replies = futures::future::join_all(
+        (0..45).map(|i| t.post(&path, json!({"name": format!("env-{i:02}")}))),
+    )
+    .await;
+    let made = replies.iter().filter(|r| r.status == 201).count();
+    assert_eq!(
+        made,
+        39,
+        "{:?}",
+        replies.iter().map(|r| r.status).collect::<Vec<_>>()
+    );
+    assert!(replies.iter().all(|r| r.status == 201 || r.status == 400));
+    assert_eq!(t.get(&path).await.body.as_array().unwrap().len(), 40);
+    // Deleted in one transaction with all of them.
+    assert_eq!(t.delete(&format!("/projects/{project}")).await.status, 200);
+    assert_eq!(t.get(&format!("/projects/{project}")).await.status, 404);
+
+    // Concurrent destinations with one network name: one wins.
+    let path = format!("/servers/{}/destinations", t.server);
+    let replies = futures::future::join_all((0..10).map(|i| {
+        t.post(
+            &path,
+            json!({"name": format!("d{i}"), "network": "shared-net"}),
+        )
+    }))
+    .await;
+    let statuses: Vec<u16> = replies.iter().map(|r| r.status).collect();
+    assert_eq!(
+        statuses.iter().filter(|s| **s == 201).count(),
+        1,
+        "{statuses:?}"
+    );
+    assert!(
+        statuses.iter().all(|s| *s == 201 || *s == 409),
+        "{statuses:?}"
+    );
+    assert_eq!(t.get(&path).await.body.as_array().unwrap().len(), 2);
+}

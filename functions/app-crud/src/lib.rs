@@ -48,7 +48,7 @@ async fn update(cx: &Ctx) -> Result<Response> {
     cx.reply(StatusCode::OK, &views::application(&app, team.sensitive))
 }
 
-/// The four cleanup flags: `true` or `false` (also `1`/`0`), default true.
+/// The four cleanup flags: `true` or `false`, default true.
 const FLAGS: [&str; 4] = [
     "delete_configurations",
     "delete_volumes",
@@ -62,8 +62,8 @@ async fn delete(cx: &Ctx) -> Result<Response> {
     let mut problems = shared::deploy::fields::Problems::default();
     for flag in FLAGS {
         match cx.query.get(flag) {
-            None | Some("true" | "1") => flags.push((flag, true)),
-            Some("false" | "0") => flags.push((flag, false)),
+            None | Some("true") => flags.push((flag, true)),
+            Some("false") => flags.push((flag, false)),
             Some(_) => problems.add(flag, format!("The {flag} field must be true or false.")),
         }
     }

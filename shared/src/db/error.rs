@@ -18,6 +18,9 @@ pub enum DbError {
     /// Another transaction held the items; retried before this is returned.
     #[error("transaction conflict")]
     TransactionConflict,
+    /// A transaction larger than the database accepts.
+    #[error("a transaction of {items} items exceeds the limit of {limit}")]
+    TooManyItems { items: usize, limit: usize },
     #[error("throttled: {0}")]
     Throttled(String),
     #[error("dynamodb: {0}")]
@@ -69,7 +72,8 @@ from_sdk!(
     aws_sdk_dynamodb::operation::update_item::UpdateItemError,
     aws_sdk_dynamodb::operation::delete_item::DeleteItemError,
     aws_sdk_dynamodb::operation::query::QueryError,
-    aws_sdk_dynamodb::operation::batch_get_item::BatchGetItemError
+    aws_sdk_dynamodb::operation::batch_get_item::BatchGetItemError,
+    aws_sdk_dynamodb::operation::batch_write_item::BatchWriteItemError
 );
 
 impl From<SdkError<TransactWriteItemsError>> for DbError {

@@ -255,6 +255,11 @@ pub fn destination_sk(server: &str, uuid: &str) -> String {
     format!("{SERVER_PREFIX}{server}#DEST#{uuid}")
 }
 
+/// Guard for network names, unique per server.
+pub fn network_sk(server: &str, network: &str) -> String {
+    format!("{SERVER_PREFIX}{server}#NET#{network}")
+}
+
 pub const SSH_KEY_PREFIX: &str = "KEY#";
 pub const PROVIDER_APP_PREFIX: &str = "PROVIDERAPP#";
 pub const APP_PREFIX: &str = "APP#";

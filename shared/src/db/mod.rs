@@ -58,6 +58,7 @@ pub struct Db {
     client: Client,
     table: Arc<str>,
     metrics: Arc<Metrics>,
+    transaction_limit: usize,
 }
 
 /// Operation outputs that report consumed capacity.
@@ -88,6 +89,12 @@ impl Consumed for aws_sdk_dynamodb::operation::transact_write_items::TransactWri
     }
 }
 
+impl Consumed for aws_sdk_dynamodb::operation::batch_write_item::BatchWriteItemOutput {
+    fn consumed(&self) -> Vec<&ConsumedCapacity> {
+        self.consumed_capacity().iter().collect()
+    }
+}
+
 impl Consumed for aws_sdk_dynamodb::operation::batch_get_item::BatchGetItemOutput {
     fn consumed(&self) -> Vec<&ConsumedCapacity> {
         self.consumed_capacity().iter().collect()
@@ -100,7 +107,14 @@ impl Db {
             client,
             table: table.into(),
             metrics: Arc::default(),
+            transaction_limit: 100,
         }
+    }
+
+    /// The same handle, with the database's transaction size limit.
+    pub fn with_transaction_limit(mut self, items: usize) -> Self {
+        self.transaction_limit = items;
+        self
     }
 
     /// A handle with fresh metrics, for the next request.
@@ -109,6 +123,7 @@ impl Db {
             client: self.client.clone(),
             table: self.table.clone(),
             metrics: Arc::default(),
+            transaction_limit: self.transaction_limit,
         }
     }
 
@@ -285,30 +300,51 @@ impl Db {
     /// seeding data (benchmarks, imports); request paths use transactions.
     pub async fn batch_put(&self, items: Vec<Item>) -> Result<(), DbError> {
         use aws_sdk_dynamodb::types::{PutRequest, WriteRequest};
-        for chunk in items.chunks(25) {
-            let mut pending: Vec<WriteRequest> = chunk
-                .iter()
-                .map(|i| {
-                    let put = PutRequest::builder()
-                        .set_item(Some(i.clone()))
-                        .build()
-                        .map_err(|e| DbError::Service(e.to_string()))?;
-                    Ok(WriteRequest::builder().put_request(put).build())
-                })
-                .collect::<Result<_, DbError>>()?;
+        let requests = items
+            .into_iter()
+            .map(|i| {
+                let put = PutRequest::builder()
+                    .set_item(Some(i))
+                    .build()
+                    .map_err(|e| DbError::Service(e.to_string()))?;
+                Ok(WriteRequest::builder().put_request(put).build())
+            })
+            .collect::<Result<_, DbError>>()?;
+        self.batch_write(requests).await
+    }
+
+    /// Deletes many items by key, 25 per call (not atomically: for what a
+    /// transaction already made unreachable).
+    pub async fn batch_delete(&self, keys: Vec<Item>) -> Result<(), DbError> {
+        use aws_sdk_dynamodb::types::{DeleteRequest, WriteRequest};
+        let requests = keys
+            .into_iter()
+            .map(|k| {
+                let delete = DeleteRequest::builder()
+                    .set_key(Some(k))
+                    .build()
+                    .map_err(|e| DbError::Service(e.to_string()))?;
+                Ok(WriteRequest::builder().delete_request(delete).build())
+            })
+            .collect::<Result<_, DbError>>()?;
+        self.batch_write(requests).await
+    }
+
+    async fn batch_write(
+        &self,
+        requests: Vec<aws_sdk_dynamodb::types::WriteRequest>,
+    ) -> Result<(), DbError> {
+        for chunk in requests.chunks(25) {
+            let mut pending = chunk.to_vec();
             let mut attempt = 0;
             while !pending.is_empty() {
-                let out = self
+                let call = self
                     .client
                     .batch_write_item()
                     .request_items(&*self.table, pending)
-                    .send()
-                    .await
-                    .map_err(|e| {
-                        DbError::Service(
-                            aws_sdk_dynamodb::error::DisplayErrorContext(&e).to_string(),
-                        )
-                    })?;
+                    .return_consumed_capacity(ReturnConsumedCapacity::Total)
+                    .send();
+                let out = self.record("BatchWriteItem", call).await?;
                 pending = out
                     .unprocessed_items
                     .and_then(|mut m| m.remove(&*self.table))
@@ -327,6 +363,12 @@ impl Db {
     /// a failed condition is returned at once with its per-item reasons.
     pub async fn transact(&self, tx: Tx) -> Result<(), DbError> {
         let items = tx.items;
+        if items.len() > self.transaction_limit {
+            return Err(DbError::TooManyItems {
+                items: items.len(),
+                limit: self.transaction_limit,
+            });
+        }
         let mut attempt = 0;
         loop {
             let call = self
@@ -336,7 +378,10 @@ impl Db {
                 .return_consumed_capacity(ReturnConsumedCapacity::Total)
                 .send();
             match self.record("TransactWriteItems", call).await {
-                Err(DbError::TransactionConflict) if attempt < 4 => {
+                // Writes that count on one item (a project's or a server's
+                // applications) collide under load; they are short, so a
+                // few jittered retries get through.
+                Err(DbError::TransactionConflict) if attempt < 8 => {
                     attempt += 1;
                     backoff(attempt).await;
                 }

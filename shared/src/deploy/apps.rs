@@ -35,6 +35,7 @@ pub enum Source {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct AppRecord {
     pub uuid: String,
+    #[serde(default)]
     pub name: String,
     #[serde(default)]
     pub description: Option<String>,
@@ -209,8 +210,7 @@ pub async fn resolve(db: &Db, team: &Team, w: &Wanted) -> Result<Placement> {
     if w.private_key_uuid.is_some() && key.is_none() {
         problems.add("private_key_uuid", "Private Key not found.");
     }
-    if let Some(s) = server.as_ref().filter(|s| s.server.is_build_server) {
-        let _ = s;
+    if server.as_ref().is_some_and(|s| s.server.is_build_server) {
         problems.add(
             "server_uuid",
             "The specified server is configured as a build server and cannot host resources.",
@@ -242,7 +242,7 @@ type Reference<'a> = (
 
 /// What each transaction item guards, to name the failed one.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Guard {
+enum Part {
     App,
     Field(&'static str),
     Domain,
@@ -274,19 +274,20 @@ pub async fn save(
         .cloned()
         .collect();
     if !force {
-        let instance = domains::instance_conflicts(config, &new_claims);
-        if !instance.is_empty() {
-            return Err(Error::DomainConflicts(instance));
+        let mut found = domains::instance_conflicts(config, &new_claims);
+        if !found.is_empty() {
+            found.extend(domains::conflicts(db, team, Some(&app.uuid), &new_claims).await?);
+            return Err(Error::DomainConflicts(found));
         }
     }
     let mut tx = db.tx();
-    let mut guards = Vec::new();
+    let mut parts = Vec::new();
     let record = item(team, &sk(&app.uuid), "application", app)?;
     match old {
         None => tx.put_if_absent(record)?,
         Some(o) => tx.put_if(record, "version = :v", &[(":v", db::n(o.version))])?,
     };
-    guards.push(Guard::App);
+    parts.push(Part::App);
     let refs: [Reference; 4] = [
         (
             "project_uuid",
@@ -319,18 +320,18 @@ pub async fn save(
         }
         if let Some(u) = new {
             super::add_ref(&mut tx, key_of(team, u))?;
-            guards.push(Guard::Field(field));
+            parts.push(Part::Field(field));
         }
         if let Some(u) = was {
             super::drop_ref(&mut tx, key_of(team, u))?;
-            guards.push(Guard::Other);
+            parts.push(Part::Other);
         }
     }
     // Environments and destinations need no check: they go only with their
     // project or server, which cannot go while this application counts on
     // them.
     domains::claim(&mut tx, team, &app.uuid, &new_claims, force)?;
-    guards.extend(new_claims.iter().map(|_| Guard::Domain));
+    parts.extend(new_claims.iter().map(|_| Part::Domain));
     domains::release(&mut tx, team, &app.uuid, &released)?;
     let deployment = if deploy {
         Some(deployments::queue(&mut tx, config, team, app)?)
@@ -339,8 +340,8 @@ pub async fn save(
     };
     match db.transact(tx).await {
         Ok(()) => Ok(deployment),
-        Err(e) => match e.failed_condition().and_then(|i| guards.get(i).copied()) {
-            Some(Guard::Domain) => {
+        Err(e) => match e.failed_condition().and_then(|i| parts.get(i).copied()) {
+            Some(Part::Domain) => {
                 let found = domains::conflicts(db, team, Some(&app.uuid), &new_claims).await?;
                 if found.is_empty() {
                     Err(Error::Unavailable(
@@ -350,10 +351,10 @@ pub async fn save(
                     Err(Error::DomainConflicts(found))
                 }
             }
-            Some(Guard::App) if old.is_some() => Err(Error::Conflict(
+            Some(Part::App) if old.is_some() => Err(Error::Conflict(
                 "The application was changed by another request; retry.".into(),
             )),
-            Some(Guard::Field(field)) => Err(Error::field(
+            Some(Part::Field(field)) => Err(Error::field(
                 field,
                 "The referenced object no longer exists.",
             )),

@@ -35,10 +35,13 @@ pub fn git_repository(attr: &str, value: &str) -> Result<(), String> {
         let (host, path) = rest.split_once(':').unwrap_or(("", ""));
         let host_ok = all_chars(host, |c| c.is_ascii_alphanumeric() || ".-".contains(c));
         let path_ok = all_chars(path, |c| c.is_ascii_alphanumeric() || "-_/.~".contains(c));
-        return if host_ok && path_ok {
-            Ok(())
-        } else {
-            Err(format!("The {attr} is not a valid SSH repository address."))
+        if !(host_ok && path_ok) {
+            return Err(format!("The {attr} is not a valid SSH repository address."));
+        }
+        return match url::Host::parse(host) {
+            Ok(url::Host::Domain(h)) if !internal_host(&h) => Ok(()),
+            Ok(url::Host::Domain(_)) => Err(format!("The {attr} cannot point to internal hosts.")),
+            _ => Err(format!("The {attr} cannot use IP addresses.")),
         };
     }
     if !["https://", "http://", "git://"]
@@ -55,12 +58,7 @@ pub fn git_repository(attr: &str, value: &str) -> Result<(), String> {
         Some(url::Host::Ipv4(_) | url::Host::Ipv6(_)) => {
             return Err(format!("The {attr} cannot use IP addresses."));
         }
-        Some(url::Host::Domain(h)) => {
-            h == "localhost"
-                || h.ends_with(".local")
-                || h.ends_with(".internal")
-                || !h.contains('.')
-        }
+        Some(url::Host::Domain(h)) => internal_host(h),
     };
     if internal {
         return Err(format!("The {attr} cannot point to internal hosts."));
@@ -69,6 +67,17 @@ pub fn git_repository(attr: &str, value: &str) -> Result<(), String> {
         return Err(format!("The {attr} contains invalid characters."));
     }
     Ok(())
+}
+
+/// Names that resolve inside the server's own network.
+fn internal_host(host: &str) -> bool {
+    let h = host.trim_end_matches('.').to_ascii_lowercase();
+    h == "localhost"
+        || [".localhost", ".local", ".internal", ".localdomain"]
+            .iter()
+            .any(|s| h.ends_with(s))
+        || !h.contains('.')
+        || h.parse::<std::net::IpAddr>().is_ok()
 }
 
 /// A repository through a provider app: `owner/repo` or a URL of it.
@@ -345,6 +354,10 @@ mod tests {
                 ("https://localhost/a/b", false),
                 ("https://10.0.0.1/a/b", false),
                 ("https://gitea.local/a/b", false),
+                ("https://localhost./a/b", false),
+                ("https://x.localhost/a/b", false),
+                ("git@localhost:a/b.git", false),
+                ("git@127.0.0.1:a/b.git", false),
                 ("https://github.com/a/b?x=1", false),
                 ("github.com/a/b", false),
             ],

@@ -49,6 +49,8 @@ pub async fn create(
     let claimed = requested_domains(&input, build_pack)?;
     let uuid = super::new_uuid();
     apply_defaults(&mut input, source, &uuid);
+    let settings = settings_of(&input);
+    basic_auth_complete(&settings)?;
     let wanted = Wanted {
         project_uuid: input.str("project_uuid").unwrap_or_default().to_string(),
         environment_name: input.str("environment_name").map(str::to_string),
@@ -85,14 +87,13 @@ pub async fn create(
         build_pack: build_pack.to_string(),
         fqdn: fqdn.fqdn(),
         claimed: all.urls().to_vec(),
-        settings: settings_of(&input),
+        settings,
         status: "exited:unhealthy".into(),
         version: 1,
         created_at: now.clone(),
         updated_at: now,
         uuid,
     };
-    super::patch::basic_auth_complete(&app.settings)?;
     let force = input.flag("force_domain_override", false);
     let deployment = apps::save(db, config, team, &app, None, force, deploy).await?;
     Ok(Created {
@@ -144,6 +145,12 @@ pub fn requested_domains(input: &Input, build_pack: &str) -> Result<(DomainList,
         None => DomainList::default(),
     };
     let compose = compose_domain_list(input);
+    if !compose.is_empty() && build_pack != "dockercompose" {
+        problems.add(
+            "docker_compose_domains",
+            "The docker_compose_domains field is for dockercompose applications only.",
+        );
+    }
     if fqdn.urls().len() + compose.urls().len() > domains::MAX_DOMAINS {
         problems.add(
             "domains",
@@ -180,9 +187,11 @@ fn apply_defaults(input: &mut Input, source: Source, uuid: &str) {
         let name = match source {
             Source::Public | Source::ProviderApp | Source::DeployKey => {
                 let repo = input.str("git_repository").unwrap_or_default();
+                let repo = repo.trim_end_matches('/');
                 let repo = repo.rsplit(['/', ':']).next().unwrap_or(repo);
                 let branch = input.str("git_branch").unwrap_or("main");
-                format!("{repo}:{branch}-{uuid}").to_lowercase()
+                let short = |s: &str| s.chars().take(100).collect::<String>();
+                format!("{}:{}-{uuid}", short(repo), short(branch)).to_lowercase()
             }
             Source::Dockerfile => format!("dockerfile-{uuid}"),
             Source::DockerImage => format!("docker-image-{uuid}"),
@@ -202,17 +211,34 @@ fn apply_defaults(input: &mut Input, source: Source, uuid: &str) {
         input.set("docker_registry_image_name", Value::String(name));
         input.set("docker_registry_image_tag", Value::String(tag));
     }
-    for provider in ["a", "b", "c", "d"] {
-        let name = match provider {
-            "a" => "manual_webhook_secret_provider_a",
-            "b" => "manual_webhook_secret_provider_b",
-            "c" => "manual_webhook_secret_provider_c",
-            _ => "manual_webhook_secret_provider_d",
-        };
+    for name in [
+        "manual_webhook_secret_provider_a",
+        "manual_webhook_secret_provider_b",
+        "manual_webhook_secret_provider_c",
+        "manual_webhook_secret_provider_d",
+    ] {
         if input.str(name).is_none() {
             input.set(name, Value::String(crate::auth::token::generate()));
         }
     }
+}
+
+/// Basic auth switched on needs a user name and a password.
+pub fn basic_auth_complete(settings: &Map<String, Value>) -> Result<()> {
+    if settings.get("is_http_basic_auth_enabled") != Some(&Value::Bool(true)) {
+        return Ok(());
+    }
+    let mut problems = Problems::default();
+    for f in ["http_basic_auth_username", "http_basic_auth_password"] {
+        if settings
+            .get(f)
+            .and_then(Value::as_str)
+            .is_none_or(str::is_empty)
+        {
+            problems.add(f, format!("The {f} is required."));
+        }
+    }
+    problems.into_result()
 }
 
 /// The settings stored with the application: every setting sent, minus
@@ -229,9 +255,11 @@ pub fn settings_of(input: &Input) -> Map<String, Value> {
 pub fn exposed_port(dockerfile: &str) -> u16 {
     dockerfile
         .lines()
-        .map(str::trim)
-        .find(|l| l.len() > 7 && l[..7].eq_ignore_ascii_case("EXPOSE "))
-        .and_then(|l| l[7..].split_whitespace().next())
+        .find_map(|line| {
+            let mut words = line.split_whitespace();
+            let first = words.next()?;
+            first.eq_ignore_ascii_case("EXPOSE").then(|| words.next())?
+        })
         .and_then(|p| p.split('/').next())
         .and_then(|p| p.parse::<u16>().ok())
         .filter(|p| *p > 0)
@@ -252,12 +280,17 @@ pub fn split_image(name: &str, tag: Option<&str>) -> (String, String) {
         return (format!("{image}@sha256"), hash.to_string());
     }
     let slash = full.rfind('/').map_or(0, |i| i + 1);
-    match full[slash..].rfind(':') {
+    let (name, tag) = match full[slash..].rfind(':') {
         Some(i) => {
             let at = slash + i;
             (full[..at].to_string(), full[at + 1..].to_string())
         }
         None => (full, "latest".into()),
+    };
+    if tag.is_empty() {
+        (name, "latest".into())
+    } else {
+        (name, tag)
     }
 }
 

@@ -8,17 +8,19 @@ use serde::{Deserialize, Serialize};
 use super::{Team, apps::AppRecord, item, timestamp};
 use crate::{
     Config, Result,
-    db::{self, Db, Tx, keys},
+    db::{self, Db, Tx, keys, table},
 };
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct DeploymentRecord {
     pub deployment_uuid: String,
     pub application_uuid: String,
+    #[serde(default)]
     pub application_name: String,
     pub server_uuid: String,
     pub destination_uuid: String,
     pub status: String,
+    #[serde(default)]
     pub commit: String,
     pub force_rebuild: bool,
     pub is_api: bool,
@@ -85,51 +87,62 @@ pub async fn get(db: &Db, team: &Team, uuid: &str) -> Result<Option<DeploymentRe
 
 async fn by_index(
     db: &Db,
-    index: &str,
+    index: &table::Index,
     pk: String,
     newest_first: bool,
-    limit: i32,
+    limit: usize,
 ) -> Result<Vec<DeploymentRecord>> {
-    let (pk_name, _) = if index == "gsi1" {
-        ("gsi1pk", "gsi1sk")
-    } else {
-        ("gsi2pk", "gsi2sk")
-    };
-    let out = db
-        .query(|q| {
-            q.index_name(index)
-                .key_condition_expression(format!("{pk_name} = :pk"))
-                .expression_attribute_values(":pk", db::s(&pk))
-                .scan_index_forward(!newest_first)
-                .limit(limit)
-        })
-        .await?;
-    out.items
-        .unwrap_or_default()
-        .into_iter()
-        .map(|i| db::from_item(i).map_err(Into::into))
-        .collect()
+    let mut found = Vec::new();
+    let mut cursor = None;
+    // Pages end at 1 MB; keep reading until `limit` records are in.
+    while found.len() < limit {
+        let want = i32::try_from(limit - found.len()).unwrap_or(i32::MAX);
+        let out = db
+            .query(|q| {
+                q.index_name(index.name)
+                    .key_condition_expression(format!("{} = :pk", index.pk))
+                    .expression_attribute_values(":pk", db::s(&pk))
+                    .scan_index_forward(!newest_first)
+                    .limit(want)
+                    .set_exclusive_start_key(cursor.take())
+            })
+            .await?;
+        for item in out.items.unwrap_or_default() {
+            found.push(db::from_item(item)?);
+        }
+        match out.last_evaluated_key {
+            Some(k) if !k.is_empty() => cursor = Some(k),
+            _ => break,
+        }
+    }
+    Ok(found)
 }
 
 /// The team's queued and running deployments, oldest first (at most 100).
 pub async fn running(db: &Db, team: &Team) -> Result<Vec<DeploymentRecord>> {
-    by_index(db, "gsi2", keys::team_queue_pk(&team.name), false, 100).await
+    by_index(
+        db,
+        &table::INDEXES[1],
+        keys::team_queue_pk(&team.name),
+        false,
+        100,
+    )
+    .await
 }
+
+/// Cancellations one delete carries (its transaction has room for them
+/// besides the application's claims and references).
+const MAX_CANCELLED: usize = 25;
 
 /// Cancels an application's queued deployments in `tx` (it is being
 /// deleted): they leave the team's queue and read `cancelled-by-user`.
 pub async fn cancel_queued(db: &Db, tx: &mut Tx, team: &Team, app: &str) -> Result<()> {
-    let all = by_index(
-        db,
-        "gsi1",
-        keys::app_deployments_pk(&team.name, app),
-        true,
-        50,
-    )
-    .await?;
-    for d in all
+    // The team's queue holds only queued and running deployments.
+    for d in running(db, team)
+        .await?
         .iter()
-        .filter(|d| d.status == "queued" || d.status == "in_progress")
+        .filter(|d| d.application_uuid == app)
+        .take(MAX_CANCELLED)
     {
         tx.update_named(
             team.key(&sk(&d.deployment_uuid)),
@@ -152,13 +165,12 @@ pub async fn for_app(
     skip: usize,
     take: usize,
 ) -> Result<Vec<DeploymentRecord>> {
-    let limit = i32::try_from(skip + take).unwrap_or(i32::MAX).max(1);
     let all = by_index(
         db,
-        "gsi1",
+        &table::INDEXES[0],
         keys::app_deployments_pk(&team.name, app),
         true,
-        limit,
+        skip + take,
     )
     .await?;
     Ok(all.into_iter().skip(skip).take(take).collect())

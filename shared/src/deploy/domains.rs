@@ -14,8 +14,8 @@ use crate::{
     db::{self, Db, DbError, Tx, keys},
 };
 
-/// The most domains one application may carry (bounded by the items of a
-/// transaction).
+/// The most domains one application may carry, its own and its compose
+/// services' together (each is an item of the application's transaction).
 pub const MAX_DOMAINS: usize = 20;
 
 /// Normalised http(s) URLs: lower-case scheme and host, one trailing `/`
@@ -72,15 +72,6 @@ impl DomainList {
         (!self.0.is_empty()).then(|| self.0.join(","))
     }
 
-    /// Domains in `self` but not in `other`.
-    pub fn minus(&self, other: &DomainList) -> Vec<String> {
-        self.0
-            .iter()
-            .filter(|d| !other.0.contains(d))
-            .cloned()
-            .collect()
-    }
-
     pub fn extend(&mut self, more: DomainList) {
         for d in more.0 {
             if !self.0.contains(&d) {
@@ -110,7 +101,12 @@ fn normalise(item: &str) -> Result<String, String> {
         return Err(invalid());
     }
     let text = url.to_string();
-    Ok(text.strip_suffix('/').unwrap_or(&text).to_string())
+    let text = text.strip_suffix('/').unwrap_or(&text);
+    // Claims are keyed by the URL; percent-encoding may have grown it.
+    if text.len() > 1024 {
+        return Err(invalid());
+    }
+    Ok(text.to_string())
 }
 
 /// A generated domain: `{scheme}://{uuid}.{wildcard host}{path}` from the
@@ -142,7 +138,7 @@ pub struct Conflict {
 }
 
 /// Adds `app` to the claims of `domains`. Without `force` each claim must
-/// be free. Returns the index of the first claim in the transaction.
+/// be free.
 pub fn claim(
     tx: &mut Tx,
     team: &Team,
@@ -233,7 +229,10 @@ pub async fn conflicts(
     wanted.sort();
     wanted.dedup();
     for chunk in wanted.chunks(100) {
-        let keys = chunk.iter().map(|a| team.key(&keys_app(a))).collect();
+        let keys = chunk
+            .iter()
+            .map(|a| team.key(&super::apps::sk(a)))
+            .collect();
         for item in db.batch_get(keys).await? {
             let get = |k: &str| match item.get(k) {
                 Some(aws_sdk_dynamodb::types::AttributeValue::S(v)) => v.clone(),
@@ -255,10 +254,6 @@ pub async fn conflicts(
         }
     }
     Ok(found)
-}
-
-fn keys_app(uuid: &str) -> String {
-    format!("{}{uuid}", keys::APP_PREFIX)
 }
 
 /// The domain a claim item is for, from its partition key.

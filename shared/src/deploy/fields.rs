@@ -387,13 +387,6 @@ impl Endpoint {
             Endpoint::Patch => !NOT_ON_PATCH.contains(&name),
         }
     }
-
-    pub fn is_git(self) -> bool {
-        matches!(
-            self,
-            Endpoint::Public | Endpoint::ProviderApp | Endpoint::DeployKey
-        )
-    }
 }
 
 fn is_health_or_limit(name: &str) -> bool {

@@ -47,10 +47,6 @@ impl Input {
         self.values.insert(name, value);
     }
 
-    pub fn remove(&mut self, name: &str) -> Option<Value> {
-        self.values.remove(name)
-    }
-
     /// The stored settings (neither placements nor request flags).
     pub fn settings(&self) -> impl Iterator<Item = (&'static str, &Value)> {
         self.values
@@ -114,16 +110,23 @@ pub fn parse(body: Map<String, Value>, endpoint: Endpoint, repository: Check) ->
             problems.add(&key, "This field is required.");
             continue;
         }
+        // Blank strings mean "not given" (Coolify's clients send "" for
+        // unset fields): a setting keeps its default, a nullable one is
+        // cleared. None is ever stored, as DynamoDB refuses empty strings.
+        if matches!(field.kind, Str | OptStr) && value.as_str().is_some_and(|s| s.trim().is_empty())
+        {
+            if matches!(field.kind, OptStr) {
+                input.set(field.name, Value::Null);
+            }
+            continue;
+        }
         match value_of(field, value, repository) {
             Ok(v) => input.set(field.name, v),
             Err(messages) => messages.into_iter().for_each(|m| problems.add(&key, m)),
         }
     }
-    let compose = input.str("build_pack") == Some("dockercompose");
     for name in endpoint.required() {
-        // A compose build listens on its services' own ports.
-        let optional = *name == "ports_exposes" && compose;
-        if !input.has(name) && !optional && !problems.0.contains_key(*name) {
+        if !input.has(name) && !problems.0.contains_key(*name) {
             problems.add(name, "This field is required.");
         }
     }
@@ -149,9 +152,16 @@ fn value_of(field: &Field, value: Value, repository: Check) -> Result<Value, Vec
             _ => Err(vec![format!("The {attr} field must be a string.")]),
         }
     };
+    // Texts are bounded in bytes, so an application always fits in one item.
+    let bytes = matches!(field.kind, Text | OptText);
     let checked = |s: String| -> Result<Value, Vec<String>> {
         let mut errors = Vec::new();
-        if s.chars().count() > field.max {
+        if bytes && s.len() > field.max {
+            errors.push(format!(
+                "The {attr} field must not be greater than {} bytes.",
+                field.max
+            ));
+        } else if s.chars().count() > field.max {
             errors.push(format!(
                 "The {attr} field must not be greater than {} characters.",
                 field.max
@@ -177,7 +187,11 @@ fn value_of(field: &Field, value: Value, repository: Check) -> Result<Value, Vec
         }
     };
     match field.kind {
-        Str | OptStr => match text(&value, matches!(field.kind, OptStr))? {
+        Str => match text(&value, false)? {
+            None => Ok(Value::Null),
+            Some(s) => checked(s.trim().to_string()),
+        },
+        OptStr => match text(&value, true)? {
             None => Ok(Value::Null),
             Some(s) => checked(s),
         },

@@ -4,8 +4,9 @@
 //! team — the token's team — and lives in that team's partition.
 //!
 //! Resources that others refer to carry a `refs` counter, changed in the
-//! same transaction as the referring write, so a project, server, key or
-//! provider app in use cannot be deleted, however the requests interleave.
+//! same transaction as the referring write, so a project, server or key in
+//! use cannot be deleted, however the requests interleave (provider apps
+//! are counted too, for the day they can be deleted).
 
 pub mod apps;
 pub mod body;
@@ -89,7 +90,8 @@ pub async fn get<T: DeserializeOwned>(db: &Db, team: &Team, sk: &str) -> Result<
 }
 
 /// Every item of the team whose sort key starts with `prefix`, decoded;
-/// items of another kind (their `kind` differs) are skipped.
+/// items of another kind (their `kind` differs) are skipped, and so is an
+/// item that no longer decodes (logged), so one cannot break a whole list.
 pub async fn list<T: DeserializeOwned>(
     db: &Db,
     team: &Team,
@@ -100,7 +102,13 @@ pub async fn list<T: DeserializeOwned>(
         .await?
         .into_iter()
         .filter(|i| matches!(i.get("kind"), Some(AttributeValue::S(k)) if k == kind))
-        .map(|i| db::from_item(i).map_err(Error::from))
+        .filter_map(|i| match db::from_item(i) {
+            Ok(record) => Some(Ok(record)),
+            Err(e) => {
+                tracing::error!(kind, error = %e, "skipping an item that does not decode");
+                None
+            }
+        })
         .collect()
 }
 
@@ -143,6 +151,52 @@ pub fn delete_unreferenced(tx: &mut Tx, key: Item) -> Result<(), DbError> {
         &[(":zero", db::n(0))],
     )?;
     Ok(())
+}
+
+/// Counts one more child (an environment, a destination) on its parent,
+/// at most `max`: the parent is later deleted with all its children in one
+/// transaction, which must stay within DynamoDB's item limit.
+pub fn add_child(tx: &mut Tx, parent: Item, counter: &str, max: usize) -> Result<(), DbError> {
+    tx.update(
+        parent,
+        &format!("ADD {counter} :one"),
+        &[(":one", db::n(1)), (":max", db::n(max))],
+        Some(&format!(
+            "attribute_exists(pk) AND (attribute_not_exists({counter}) OR {counter} < :max)"
+        )),
+    )?;
+    Ok(())
+}
+
+/// Deletes a parent that nothing refers to, if it still has exactly the
+/// `children` its caller read (and deletes in the same transaction).
+pub fn delete_parent(
+    tx: &mut Tx,
+    parent: Item,
+    counter: &str,
+    children: usize,
+) -> Result<(), DbError> {
+    tx.delete_if(
+        parent,
+        &format!(
+            "attribute_exists(pk) AND (attribute_not_exists(refs) OR refs <= :zero) AND {counter} = :n"
+        ),
+        &[(":zero", db::n(0)), (":n", db::n(children))],
+    )?;
+    Ok(())
+}
+
+/// Whether the item under `key` is referred to (`refs > 0`).
+pub async fn in_use(db: &Db, key: Item) -> Result<bool> {
+    Ok(db
+        .get(key)
+        .await?
+        .and_then(|i| {
+            i.get("refs")
+                .and_then(|r| r.as_n().ok())
+                .and_then(|n| n.parse::<i64>().ok())
+        })
+        .is_some_and(|n| n > 0))
 }
 
 /// Deletes an unreferenced item; `in_use` is the 400 message when it is

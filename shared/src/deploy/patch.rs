@@ -10,8 +10,8 @@ use super::{
     Team,
     apps::{self, AppRecord, Source, Wanted},
     checks,
-    create::{compose_domain_list, requested_domains, settings_of},
-    domains::DomainList,
+    create::{basic_auth_complete, compose_domain_list, requested_domains, settings_of},
+    domains::{self, DomainList},
     fields::{self, Endpoint, Input},
 };
 use crate::{Config, Error, Result, db::Db};
@@ -73,13 +73,25 @@ async fn apply(
     } else {
         DomainList::from_stored(old.fqdn.as_deref().unwrap_or_default())
     };
-    let compose = if input.has("docker_compose_domains") {
+    let compose = if build_pack != "dockercompose" {
+        DomainList::default()
+    } else if input.has("docker_compose_domains") {
         compose
     } else {
         stored_compose_domains(old)
     };
+    if input.has("provider_app_uuid") && old.source != Source::ProviderApp {
+        return Err(Error::field(
+            "provider_app_uuid",
+            "Only applications created through a provider app have one.",
+        ));
+    }
     let mut settings = old.settings.clone();
     settings.extend(settings_of(&input));
+    if build_pack != "dockercompose" {
+        // Leaving compose drops the services' domains (and their claims).
+        settings.remove("docker_compose_domains");
+    }
     basic_auth_complete(&settings)?;
     let mut new = AppRecord {
         name: input.str("name").unwrap_or(&old.name).to_string(),
@@ -97,6 +109,12 @@ async fn apply(
     };
     let mut all = fqdn;
     all.extend(compose);
+    if all.urls().len() > domains::MAX_DOMAINS {
+        return Err(Error::field(
+            "domains",
+            format!("At most {} domains are allowed.", domains::MAX_DOMAINS),
+        ));
+    }
     new.claimed = all.urls().to_vec();
     if moves(&input) {
         let placement = apps::resolve(db, team, &wanted(&input, old)).await?;
@@ -167,22 +185,4 @@ fn stored_compose_domains(app: &AppRecord) -> DomainList {
         input.set("docker_compose_domains", v.clone());
     }
     compose_domain_list(&input)
-}
-
-/// Basic auth switched on needs a user name and a password.
-pub fn basic_auth_complete(settings: &Map<String, Value>) -> Result<()> {
-    if settings.get("is_http_basic_auth_enabled") != Some(&Value::Bool(true)) {
-        return Ok(());
-    }
-    let mut problems = fields::Problems::default();
-    for f in ["http_basic_auth_username", "http_basic_auth_password"] {
-        if settings
-            .get(f)
-            .and_then(Value::as_str)
-            .is_none_or(str::is_empty)
-        {
-            problems.add(f, format!("The {f} is required."));
-        }
-    }
-    problems.into_result()
 }

@@ -50,6 +50,9 @@ impl Project {
     }
 }
 
+/// The project item's count of its environments.
+const ENVIRONMENTS: &str = "envs";
+
 /// Environments one project may have (a project is deleted in one
 /// transaction with all of them).
 pub const MAX_ENVIRONMENTS: usize = 40;
@@ -79,12 +82,9 @@ pub async fn create(
     };
     let production = new_environment(&project.uuid, "production");
     let mut tx = db.tx();
-    tx.put_if_absent(item(
-        team,
-        &keys::project_sk(&project.uuid),
-        "project",
-        &project,
-    )?)?;
+    let mut it = item(team, &keys::project_sk(&project.uuid), "project", &project)?;
+    it.insert(ENVIRONMENTS.into(), db::n(1));
+    tx.put_if_absent(it)?;
     push_environment(&mut tx, team, &production)?;
     db.transact(tx).await?;
     Ok(project)
@@ -157,10 +157,13 @@ pub async fn create_environment(
     let mut b = Body::new(map);
     let name = b.string("name", true, 255);
     let name = b.check("name", name, |n| {
-        if n.chars().all(|c| c.is_alphanumeric() || "-_. ".contains(c)) {
-            Ok(())
-        } else {
+        if !n.chars().all(|c| c.is_alphanumeric() || "-_. ".contains(c)) {
             Err("The name may contain letters, digits, spaces, '-', '_' and '.' only.".into())
+        } else if n.len() > 255 {
+            // Bytes, not characters: the name is part of a key.
+            Err("The name field must not be greater than 255 bytes.".into())
+        } else {
+            Ok(())
         }
     });
     b.finish()?;
@@ -171,11 +174,15 @@ pub async fn create_environment(
     }
     let env = new_environment(&project.project.uuid, &name.unwrap_or_default());
     let mut tx = db.tx();
-    tx.require(team.key(&keys::project_sk(&env.project_uuid)))?;
+    let parent = team.key(&keys::project_sk(&env.project_uuid));
+    super::add_child(&mut tx, parent.clone(), ENVIRONMENTS, MAX_ENVIRONMENTS)?;
     push_environment(&mut tx, team, &env)?;
     match db.transact(tx).await {
         Ok(()) => Ok(env),
         Err(e) => match e.failed_condition() {
+            Some(0) if db.get(parent).await?.is_some() => Err(Error::BadRequest(format!(
+                "A project can have at most {MAX_ENVIRONMENTS} environments."
+            ))),
             Some(0) => Err(Error::NotFound("Project not found.".into())),
             Some(_) => Err(Error::Conflict(
                 "Environment with this name already exists.".into(),
@@ -185,21 +192,43 @@ pub async fn create_environment(
     }
 }
 
-/// Deletes a project and its environments, unless an application uses it.
+/// Deletes a project, unless an application uses it, then its
+/// environments. The project's delete is the decision: it is conditioned on
+/// the count of environments read (one added meanwhile makes it read again
+/// and retry), and once it is gone its environments are unreachable, so
+/// they are removed in batches after it.
 pub async fn delete(db: &Db, team: &Team, project: &Project) -> Result<()> {
-    let mut tx = db.tx();
-    super::delete_unreferenced(&mut tx, team.key(&keys::project_sk(&project.project.uuid)))?;
-    for env in &project.environments {
-        tx.delete(team.key(&keys::environment_sk(&env.project_uuid, &env.uuid)))?;
-        tx.delete(team.key(&keys::environment_name_sk(&env.project_uuid, &env.name)))?;
+    let key = team.key(&keys::project_sk(&project.project.uuid));
+    let mut current = None;
+    for _ in 0..3 {
+        let p = current.as_ref().unwrap_or(project);
+        let mut tx = db.tx();
+        super::delete_parent(&mut tx, key.clone(), ENVIRONMENTS, p.environments.len())?;
+        match db.transact(tx).await {
+            Ok(()) => {
+                let children = p.environments.iter().flat_map(|env| {
+                    [
+                        team.key(&keys::environment_sk(&env.project_uuid, &env.uuid)),
+                        team.key(&keys::environment_name_sk(&env.project_uuid, &env.name)),
+                    ]
+                });
+                return Ok(db.batch_delete(children.collect()).await?);
+            }
+            Err(e) if e.failed_condition() == Some(0) => {
+                if super::in_use(db, key.clone()).await? {
+                    return Err(Error::BadRequest(
+                        "Project has resources, so it cannot be deleted.".into(),
+                    ));
+                }
+                match load(db, team, &project.project.uuid).await? {
+                    Some(again) => current = Some(again),
+                    None => return Err(Error::NotFound("Project not found.".into())),
+                }
+            }
+            Err(e) => return Err(e.into()),
+        }
     }
-    match db.transact(tx).await {
-        Ok(()) => Ok(()),
-        Err(e) if e.failed_condition() == Some(0) => Err(Error::BadRequest(
-            "Project has resources, so it cannot be deleted.".into(),
-        )),
-        Err(e) => Err(e.into()),
-    }
+    Err(Error::Unavailable("the project keeps changing".into()))
 }
 
 /// The project as Coolify shows it, with its environments.

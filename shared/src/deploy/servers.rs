@@ -47,6 +47,9 @@ pub struct Server {
     pub destinations: Vec<DestinationRecord>,
 }
 
+/// The server item's count of its destinations.
+const DESTINATIONS: &str = "dests";
+
 /// Destinations one server may have.
 pub const MAX_DESTINATIONS: usize = 20;
 
@@ -172,22 +175,14 @@ pub async fn create(db: &Db, team: &Team, server: ServerRecord) -> Result<Server
         created_at: now,
     };
     let mut tx = db.tx();
-    tx.put_if_absent(item(
-        team,
-        &keys::server_sk(&server.uuid),
-        "server",
-        &server,
-    )?)?;
-    tx.put_if_absent(item(
-        team,
-        &keys::destination_sk(&server.uuid, &destination.uuid),
-        "destination",
-        &destination,
-    )?)?;
+    let mut it = item(team, &keys::server_sk(&server.uuid), "server", &server)?;
+    it.insert(DESTINATIONS.into(), db::n(1));
+    tx.put_if_absent(it)?;
+    push_destination(&mut tx, team, &destination)?;
     super::add_ref(&mut tx, ssh_keys::key_of(team, &server.private_key_uuid))?;
     match db.transact(tx).await {
         Ok(()) => Ok(server),
-        Err(e) if e.failed_condition() == Some(2) => Err(key_missing()),
+        Err(e) if e.failed_condition() == Some(3) => Err(key_missing()),
         Err(e) => Err(e.into()),
     }
 }
@@ -300,40 +295,73 @@ pub async fn add_destination(
         created_at: timestamp(),
     };
     let mut tx = db.tx();
-    tx.require(team.key(&keys::server_sk(&d.server_uuid)))?;
+    let parent = team.key(&keys::server_sk(&d.server_uuid));
+    super::add_child(&mut tx, parent.clone(), DESTINATIONS, MAX_DESTINATIONS)?;
+    push_destination(&mut tx, team, &d)?;
+    match db.transact(tx).await {
+        Ok(()) => Ok(d),
+        Err(e) => match e.failed_condition() {
+            Some(0) if db.get(parent).await?.is_some() => Err(Error::BadRequest(format!(
+                "A server can have at most {MAX_DESTINATIONS} destinations."
+            ))),
+            Some(0) => Err(Error::NotFound("Server not found.".into())),
+            Some(_) => Err(Error::Conflict(format!(
+                "A destination with network {} already exists on this server.",
+                d.network
+            ))),
+            None => Err(e.into()),
+        },
+    }
+}
+
+/// A destination and the guard of its network name.
+fn push_destination(tx: &mut db::Tx, team: &Team, d: &DestinationRecord) -> Result<()> {
+    tx.put_if_absent(team.key(&keys::network_sk(&d.server_uuid, &d.network)))?;
     tx.put_if_absent(item(
         team,
         &keys::destination_sk(&d.server_uuid, &d.uuid),
         "destination",
-        &d,
+        d,
     )?)?;
-    match db.transact(tx).await {
-        Ok(()) => Ok(d),
-        Err(e) if e.failed_condition() == Some(0) => {
-            Err(Error::NotFound("Server not found.".into()))
-        }
-        Err(e) => Err(e.into()),
-    }
+    Ok(())
 }
 
-/// Deletes a server and its destinations unless an application runs on it.
+/// Deletes a server, unless an application runs on it, then its
+/// destinations (the same way as a project's environments: the server's
+/// conditional delete decides, its unreachable children follow in batches).
 pub async fn delete(db: &Db, team: &Team, server: &Server) -> Result<()> {
-    let mut tx = db.tx();
-    super::delete_unreferenced(&mut tx, team.key(&keys::server_sk(&server.server.uuid)))?;
-    for d in &server.destinations {
-        tx.delete(team.key(&keys::destination_sk(&d.server_uuid, &d.uuid)))?;
+    let key = team.key(&keys::server_sk(&server.server.uuid));
+    let mut current = None;
+    for _ in 0..3 {
+        let s = current.as_ref().unwrap_or(server);
+        let mut tx = db.tx();
+        super::delete_parent(&mut tx, key.clone(), DESTINATIONS, s.destinations.len())?;
+        super::drop_ref(&mut tx, ssh_keys::key_of(team, &s.server.private_key_uuid))?;
+        match db.transact(tx).await {
+            Ok(()) => {
+                let children = s.destinations.iter().flat_map(|d| {
+                    [
+                        team.key(&keys::destination_sk(&d.server_uuid, &d.uuid)),
+                        team.key(&keys::network_sk(&d.server_uuid, &d.network)),
+                    ]
+                });
+                return Ok(db.batch_delete(children.collect()).await?);
+            }
+            Err(e) if e.failed_condition() == Some(0) => {
+                if super::in_use(db, key.clone()).await? {
+                    return Err(Error::BadRequest(
+                        "Server has resources, so you need to delete them before.".into(),
+                    ));
+                }
+                match load(db, team, &server.server.uuid).await? {
+                    Some(again) => current = Some(again),
+                    None => return Err(Error::NotFound("Server not found.".into())),
+                }
+            }
+            Err(e) => return Err(e.into()),
+        }
     }
-    super::drop_ref(
-        &mut tx,
-        ssh_keys::key_of(team, &server.server.private_key_uuid),
-    )?;
-    match db.transact(tx).await {
-        Ok(()) => Ok(()),
-        Err(e) if e.failed_condition() == Some(0) => Err(Error::BadRequest(
-            "Server has resources, so you need to delete them before.".into(),
-        )),
-        Err(e) => Err(e.into()),
-    }
+    Err(Error::Unavailable("the server keeps changing".into()))
 }
 
 pub fn view(s: &Server) -> Value {

@@ -88,7 +88,7 @@ pub fn application(app: &AppRecord, sensitive: bool) -> Value {
         "description": app.description,
         "fqdn": app.fqdn,
         "build_pack": app.build_pack,
-        "source_type": app.source,
+        "source": app.source,
         "project_uuid": app.project_uuid,
         "environment_uuid": app.environment_uuid,
         "environment_name": app.environment_name,

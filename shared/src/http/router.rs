@@ -136,7 +136,8 @@ pub struct App {
 impl App {
     pub async fn new(config: Config) -> Self {
         let client = db::connect(&config).await;
-        let db = Db::new(client, config.table_name.clone());
+        let db = Db::new(client, config.table_name.clone())
+            .with_transaction_limit(config.transaction_limit);
         Self {
             config: Arc::new(config),
             db,
