@@ -168,22 +168,68 @@ pub fn add_child(tx: &mut Tx, parent: Item, counter: &str, max: usize) -> Result
     Ok(())
 }
 
-/// Deletes a parent that nothing refers to, if it still has exactly the
-/// `children` its caller read (and deletes in the same transaction).
-pub fn delete_parent(
-    tx: &mut Tx,
-    parent: Item,
+/// A parent as its delete sees it: its children's keys, and the items it
+/// refers to (counted there).
+pub struct Family {
+    /// How many children its counter should say.
+    pub count: usize,
+    /// Every item of its children (a child may have several).
+    pub children: Vec<Item>,
+    pub refers_to: Vec<Item>,
+}
+
+/// What a parent's delete reports: its 400 when in use, its 404 when gone.
+pub struct Refusals {
+    pub in_use: &'static str,
+    pub gone: &'static str,
+}
+
+/// Deletes a parent (a project, a server) that nothing refers to, then its
+/// children. The parent's conditional delete decides: it must still have
+/// exactly the children read (one added meanwhile makes it read again and
+/// retry); once it is gone its children are unreachable, so they follow in
+/// batches, free of the transaction size limit.
+pub async fn delete_family<F, Fut>(
+    db: &Db,
+    key: Item,
     counter: &str,
-    children: usize,
-) -> Result<(), DbError> {
-    tx.delete_if(
-        parent,
-        &format!(
-            "attribute_exists(pk) AND (attribute_not_exists(refs) OR refs <= :zero) AND {counter} = :n"
-        ),
-        &[(":zero", db::n(0)), (":n", db::n(children))],
-    )?;
-    Ok(())
+    family: Family,
+    reload: F,
+    refusals: Refusals,
+) -> Result<()>
+where
+    F: Fn() -> Fut,
+    Fut: std::future::Future<Output = Result<Option<Family>>>,
+{
+    let mut family = family;
+    for _ in 0..3 {
+        let mut tx = db.tx();
+        tx.delete_if(
+            key.clone(),
+            &format!(
+                "attribute_exists(pk) AND (attribute_not_exists(refs) OR refs <= :zero) AND {counter} = :n"
+            ),
+            &[(":zero", db::n(0)), (":n", db::n(family.count))],
+        )?;
+        for target in &family.refers_to {
+            drop_ref(&mut tx, target.clone())?;
+        }
+        match db.transact(tx).await {
+            Ok(()) => return Ok(db.batch_delete(family.children).await?),
+            Err(e) if e.failed_condition() == Some(0) => {
+                if in_use(db, key.clone()).await? {
+                    return Err(Error::BadRequest(refusals.in_use.into()));
+                }
+                family = reload()
+                    .await?
+                    .ok_or_else(|| Error::NotFound(refusals.gone.into()))?;
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Err(Error::Unavailable(
+        "the object keeps changing; retry".into(),
+    ))
 }
 
 /// Whether the item under `key` is referred to (`refs > 0`).

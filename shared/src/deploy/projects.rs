@@ -192,43 +192,36 @@ pub async fn create_environment(
     }
 }
 
-/// Deletes a project, unless an application uses it, then its
-/// environments. The project's delete is the decision: it is conditioned on
-/// the count of environments read (one added meanwhile makes it read again
-/// and retry), and once it is gone its environments are unreachable, so
-/// they are removed in batches after it.
+/// Deletes a project, unless an application uses it, and its
+/// environments (see [`super::delete_family`]).
 pub async fn delete(db: &Db, team: &Team, project: &Project) -> Result<()> {
-    let key = team.key(&keys::project_sk(&project.project.uuid));
-    let mut current = None;
-    for _ in 0..3 {
-        let p = current.as_ref().unwrap_or(project);
-        let mut tx = db.tx();
-        super::delete_parent(&mut tx, key.clone(), ENVIRONMENTS, p.environments.len())?;
-        match db.transact(tx).await {
-            Ok(()) => {
-                let children = p.environments.iter().flat_map(|env| {
-                    [
-                        team.key(&keys::environment_sk(&env.project_uuid, &env.uuid)),
-                        team.key(&keys::environment_name_sk(&env.project_uuid, &env.name)),
-                    ]
-                });
-                return Ok(db.batch_delete(children.collect()).await?);
-            }
-            Err(e) if e.failed_condition() == Some(0) => {
-                if super::in_use(db, key.clone()).await? {
-                    return Err(Error::BadRequest(
-                        "Project has resources, so it cannot be deleted.".into(),
-                    ));
-                }
-                match load(db, team, &project.project.uuid).await? {
-                    Some(again) => current = Some(again),
-                    None => return Err(Error::NotFound("Project not found.".into())),
-                }
-            }
-            Err(e) => return Err(e.into()),
-        }
-    }
-    Err(Error::Unavailable("the project keeps changing".into()))
+    let family = |p: &Project| super::Family {
+        count: p.environments.len(),
+        children: p
+            .environments
+            .iter()
+            .flat_map(|env| {
+                [
+                    team.key(&keys::environment_sk(&env.project_uuid, &env.uuid)),
+                    team.key(&keys::environment_name_sk(&env.project_uuid, &env.name)),
+                ]
+            })
+            .collect(),
+        refers_to: Vec::new(),
+    };
+    let uuid = &project.project.uuid;
+    super::delete_family(
+        db,
+        team.key(&keys::project_sk(uuid)),
+        ENVIRONMENTS,
+        family(project),
+        || async { Ok(load(db, team, uuid).await?.as_ref().map(family)) },
+        super::Refusals {
+            in_use: "Project has resources, so it cannot be deleted.",
+            gone: "Project not found.",
+        },
+    )
+    .await
 }
 
 /// The project as Coolify shows it, with its environments.

@@ -326,42 +326,36 @@ fn push_destination(tx: &mut db::Tx, team: &Team, d: &DestinationRecord) -> Resu
     Ok(())
 }
 
-/// Deletes a server, unless an application runs on it, then its
-/// destinations (the same way as a project's environments: the server's
-/// conditional delete decides, its unreachable children follow in batches).
+/// Deletes a server, unless an application runs on it, and its
+/// destinations (see [`super::delete_family`]); its key counts one user less.
 pub async fn delete(db: &Db, team: &Team, server: &Server) -> Result<()> {
-    let key = team.key(&keys::server_sk(&server.server.uuid));
-    let mut current = None;
-    for _ in 0..3 {
-        let s = current.as_ref().unwrap_or(server);
-        let mut tx = db.tx();
-        super::delete_parent(&mut tx, key.clone(), DESTINATIONS, s.destinations.len())?;
-        super::drop_ref(&mut tx, ssh_keys::key_of(team, &s.server.private_key_uuid))?;
-        match db.transact(tx).await {
-            Ok(()) => {
-                let children = s.destinations.iter().flat_map(|d| {
-                    [
-                        team.key(&keys::destination_sk(&d.server_uuid, &d.uuid)),
-                        team.key(&keys::network_sk(&d.server_uuid, &d.network)),
-                    ]
-                });
-                return Ok(db.batch_delete(children.collect()).await?);
-            }
-            Err(e) if e.failed_condition() == Some(0) => {
-                if super::in_use(db, key.clone()).await? {
-                    return Err(Error::BadRequest(
-                        "Server has resources, so you need to delete them before.".into(),
-                    ));
-                }
-                match load(db, team, &server.server.uuid).await? {
-                    Some(again) => current = Some(again),
-                    None => return Err(Error::NotFound("Server not found.".into())),
-                }
-            }
-            Err(e) => return Err(e.into()),
-        }
-    }
-    Err(Error::Unavailable("the server keeps changing".into()))
+    let family = |s: &Server| super::Family {
+        count: s.destinations.len(),
+        children: s
+            .destinations
+            .iter()
+            .flat_map(|d| {
+                [
+                    team.key(&keys::destination_sk(&d.server_uuid, &d.uuid)),
+                    team.key(&keys::network_sk(&d.server_uuid, &d.network)),
+                ]
+            })
+            .collect(),
+        refers_to: vec![ssh_keys::key_of(team, &s.server.private_key_uuid)],
+    };
+    let uuid = &server.server.uuid;
+    super::delete_family(
+        db,
+        team.key(&keys::server_sk(uuid)),
+        DESTINATIONS,
+        family(server),
+        || async { Ok(load(db, team, uuid).await?.as_ref().map(family)) },
+        super::Refusals {
+            in_use: "Server has resources, so you need to delete them before.",
+            gone: "Server not found.",
+        },
+    )
+    .await
 }
 
 pub fn view(s: &Server) -> Value {
