@@ -341,14 +341,19 @@ async fn delete_flags_and_cleanup_record() {
     assert_eq!(listed.len(), 1);
 }
 
-/// A token for `user` acting for `team`.
-async fn team_token(api: &api_tests::Api, user: &api_tests::TestUser, team: &str) -> String {
+/// A token for `user` acting for `team`, with `scopes`.
+async fn team_token(
+    api: &api_tests::Api,
+    user: &api_tests::TestUser,
+    team: &str,
+    scopes: &[&str],
+) -> String {
     let r = api
         .call(
             "POST",
             &format!("/api/v1/users/{}/tokens", user.name),
             api_tests::Auth::Basic(&user.name, &user.password),
-            Some(json!({"name": api_tests::unique("t"), "scopes": ["root"], "team": team})),
+            Some(json!({"name": api_tests::unique("t"), "scopes": scopes, "team": team})),
         )
         .await;
     assert_eq!(r.status, 201, "{:?}", r.body);
@@ -377,8 +382,8 @@ async fn organisation_teams_share_and_leavers_lose_access() {
         .await;
     assert_eq!(r.status, 204, "{:?}", r.body);
 
-    let owner_org = team_token(api, owner, &org).await;
-    let member_org = team_token(api, &member, &org).await;
+    let owner_org = team_token(api, owner, &org, &["root"]).await;
+    let member_org = team_token(api, &member, &org, &["root"]).await;
     let project = t
         .call_as(
             &owner_org,
@@ -451,4 +456,50 @@ async fn deleting_an_application_cancels_its_queued_deployments() {
         (200, Some("cancelled-by-user"))
     );
     assert!(!queued(&t.get("/deployments").await.body), "left the queue");
+}
+
+#[tokio::test]
+async fn organisation_members_without_admin_access_only_read() {
+    let t = Team::new().await;
+    let api = &t.api;
+    let owner = &t.user;
+    let viewer = api.new_user("view").await;
+    let org = api.new_org(owner, "vorg", "public").await;
+    let team = api
+        .call(
+            "POST",
+            &format!("/api/v1/orgs/{org}/teams"),
+            api_tests::Auth::Token(&owner.token),
+            Some(json!({"name": "viewers", "permission": "read"})),
+        )
+        .await;
+    assert_eq!(team.status, 201, "{:?}", team.body);
+    let id = team.body["id"].as_i64().unwrap();
+    let r = api
+        .call(
+            "PUT",
+            &format!("/api/v1/teams/{id}/members/{}", viewer.name),
+            api_tests::Auth::Token(&owner.token),
+            None,
+        )
+        .await;
+    assert_eq!(r.status, 204, "{:?}", r.body);
+
+    let owner_org = team_token(api, owner, &org, &["root"]).await;
+    let project = t
+        .call_as(&owner_org, "POST", "/projects", Some(json!({"name": "p"})))
+        .await;
+    assert_eq!(project.status, 201, "an owner writes");
+
+    // The viewer's root token for the organisation is refused; a read token reads.
+    let root = team_token(api, &viewer, &org, &["root"]).await;
+    let r = t.call_as(&root, "GET", "/projects", None).await;
+    assert_eq!(
+        (r.status, r.body),
+        (403, json!({"message": "Missing required team role."}))
+    );
+    let read = team_token(api, &viewer, &org, &["read"]).await;
+    let r = t.call_as(&read, "GET", "/projects", None).await;
+    assert_eq!(r.status, 200);
+    assert_eq!(r.body.as_array().unwrap().len(), 1);
 }

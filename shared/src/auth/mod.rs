@@ -21,7 +21,8 @@ use crate::{
     http::{Guard, Query},
 };
 use credentials::Credential;
-use scope::{Level, Scopes};
+use scope::{Ability, Level, Scopes};
+use teams::AccessMode;
 
 /// How the caller proved who they are.
 #[derive(Clone, Debug)]
@@ -112,19 +113,35 @@ pub async fn authenticate(
 }
 
 /// A deploy token acts for an organisation only while its owner is still
-/// a member: someone who left keeps no access to the team's resources.
+/// a member: someone who left keeps no access to the team's resources. And
+/// only members with admin or owner access to the organisation act with
+/// more than `read` (Coolify's members are read-only, too).
 async fn still_in_team(db: &Db, principal: &Principal) -> Result<()> {
-    let Via::Token { team, .. } = &principal.via else {
+    let Via::Token { team, scopes, .. } = &principal.via else {
         return Ok(());
     };
-    if team.is_empty()
-        || team.eq_ignore_ascii_case(&principal.user.name)
-        || teams::is_member(db, team, &principal.user.name).await?
-    {
-        Ok(())
-    } else {
-        Err(Error::BadCredentials)
+    if team.is_empty() || team.eq_ignore_ascii_case(&principal.user.name) {
+        return Ok(());
     }
+    let memberships = teams::memberships(db, team, &principal.user.name).await?;
+    if memberships.is_empty() {
+        return Err(Error::BadCredentials);
+    }
+    let elevated = [
+        Ability::Write,
+        Ability::Deploy,
+        Ability::ReadSensitive,
+        Ability::Root,
+    ]
+    .into_iter()
+    .any(|a| scopes.can(a));
+    let admin = memberships
+        .iter()
+        .any(|m| m.permission >= AccessMode::Admin);
+    if elevated && !admin {
+        return Err(Error::Forbidden("Missing required team role.".into()));
+    }
+    Ok(())
 }
 
 async fn by_token(db: &Db, secret: &str) -> Result<Principal> {
