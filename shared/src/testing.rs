@@ -3,7 +3,7 @@
 //! builders for calling a function's handler in-process.
 
 use lambda_http::{Body, Request, http};
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use crate::{
     Config,
@@ -14,6 +14,7 @@ use crate::{
     },
     auth::scope::Scopes,
     db::table,
+    deploy::{Team, projects, servers, ssh_keys},
     http::{App, Response},
 };
 
@@ -113,4 +114,47 @@ pub async fn call<S: crate::http::Service>(
 ) -> (u16, Value) {
     let body = body.map(|b| b.to_string());
     parts(&crate::http::handle::<S>(app, request(method, uri, token, body.as_deref())).await)
+}
+
+/// A deploy team named after a new user `name` (who gets a token with
+/// `scopes`), with a deploy key, a server (203.0.113.7, one destination)
+/// and a project (with `production`). Returns the token, the team and the
+/// placement every application create needs.
+pub async fn deploy_team(app: &App, name: &str, scopes: &[&str]) -> (String, Team, Value) {
+    let (_, token) = seed_user(app, name, false, scopes).await;
+    let team = Team {
+        name: name.into(),
+        sensitive: true,
+        can_deploy: true,
+    };
+    let der = base64::Engine::encode(&base64::engine::general_purpose::STANDARD, [7u8; 64]);
+    let pem =
+        format!("-----BEGIN OPENSSH PRIVATE KEY-----\n{der}\n-----END OPENSSH PRIVATE KEY-----\n");
+    let key =
+        ssh_keys::parse_new(object(json!({"name": "k", "private_key": pem}))).expect("valid key");
+    ssh_keys::create(&app.db, &team, &key).await.expect("key");
+    let server = servers::parse(
+        object(json!({"name": "s", "ip": "203.0.113.7", "private_key_uuid": key.uuid})),
+        None,
+    )
+    .expect("valid server");
+    let server = servers::create(&app.db, &team, server)
+        .await
+        .expect("server");
+    let project = projects::create(&app.db, &team, "p".into(), None)
+        .await
+        .expect("project");
+    let placement = json!({
+        "project_uuid": project.uuid,
+        "server_uuid": server.uuid,
+        "environment_name": "production",
+    });
+    (token, team, placement)
+}
+
+fn object(v: Value) -> serde_json::Map<String, Value> {
+    match v {
+        Value::Object(m) => m,
+        _ => serde_json::Map::new(),
+    }
 }

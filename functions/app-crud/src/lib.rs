@@ -19,14 +19,36 @@ shared::routes! {
     DELETE "/api/v1/applications/{uuid}" Ability(Write) => delete;
 }
 
+/// Lambda answers at most 6 MB. A list that would be larger (inline
+/// Dockerfiles and compose files of many applications) leaves those texts
+/// out, says so in `X-Omitted-Fields`, and GET of one application has them.
+const MAX_LIST_BYTES: usize = 5_000_000;
+const LARGE_TEXTS: [&str; 2] = ["dockerfile", "docker_compose_raw"];
+
 async fn list(cx: &Ctx) -> Result<Response> {
     let team = Team::of(cx)?;
-    let all: Vec<Value> = apps::list(&cx.db, &team)
+    let mut all: Vec<Value> = apps::list(&cx.db, &team)
         .await?
         .iter()
         .map(|a| views::application(a, team.sensitive))
         .collect();
-    cx.reply(StatusCode::OK, &all)
+    let size = serde_json::to_vec(&all).map_or(0, |b| b.len());
+    if size <= MAX_LIST_BYTES {
+        return cx.reply(StatusCode::OK, &all);
+    }
+    for app in &mut all {
+        if let Some(fields) = app.as_object_mut() {
+            LARGE_TEXTS.iter().for_each(|f| {
+                fields.remove(*f);
+            });
+        }
+    }
+    let mut res = cx.reply(StatusCode::OK, &all)?;
+    res.headers_mut().insert(
+        "x-omitted-fields",
+        lambda_http::http::HeaderValue::from_static("dockerfile,docker_compose_raw"),
+    );
+    Ok(res)
 }
 
 async fn get(cx: &Ctx) -> Result<Response> {

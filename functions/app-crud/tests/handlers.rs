@@ -42,3 +42,44 @@ async fn delete_flags_are_checked_before_anything() {
         404
     );
 }
+
+#[tokio::test]
+async fn a_list_too_large_for_lambda_leaves_the_inline_texts_out() {
+    let app = testing::app().await;
+    let (token, team, placement) = testing::deploy_team(&app, "big", &["root"]).await;
+    let dockerfile = format!("FROM nginx\n{}", "# padding line\n".repeat(8_500));
+    for _ in 0..40 {
+        let mut body = placement.clone();
+        body["dockerfile"] = json!(dockerfile);
+        let body = body.as_object().cloned().unwrap_or_default();
+        shared::deploy::create::create(
+            &app.db,
+            &app.config,
+            &team,
+            shared::deploy::fields::Endpoint::Dockerfile,
+            body,
+        )
+        .await
+        .unwrap();
+    }
+    let req = testing::request("GET", "/api/v1/applications", Some(&token), None);
+    let res = shared::http::handle::<Api>(&app, req).await;
+    assert_eq!(
+        res.headers()
+            .get("x-omitted-fields")
+            .and_then(|v| v.to_str().ok()),
+        Some("dockerfile,docker_compose_raw")
+    );
+    let (status, list) = testing::parts(&res);
+    assert_eq!(status, 200);
+    assert_eq!(list.as_array().unwrap().len(), 40);
+    assert!(list[0].get("dockerfile").is_none());
+    assert!(
+        list[0]["http_basic_auth_password"].is_null(),
+        "other fields stay"
+    );
+    // One application still shows its Dockerfile.
+    let uri = format!("/api/v1/applications/{}", list[0]["uuid"].as_str().unwrap());
+    let (_, one) = testing::call::<Api>(&app, "GET", &uri, Some(&token), None).await;
+    assert_eq!(one["dockerfile"], json!(dockerfile));
+}
