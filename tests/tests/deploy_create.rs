@@ -848,6 +848,31 @@ async fn odd_texts_and_hosts() {
             .unwrap()
             .contains("bytes")
     );
+    // Texts whose stored form (control characters escaped) would not fit a record.
+    let r = t
+        .post(
+            "/applications/dockerfile",
+            t.body(json!({"dockerfile": format!("FROM x\n{}", "\u{1}".repeat(70_000))})),
+        )
+        .await;
+    assert_eq!(r.status, 400, "{:?}", r.body["message"]);
+    assert!(r.message().contains("fit in one record"), "{:?}", r.body);
+    // At most 20 compose service entries.
+    let many: Vec<Value> = (0..21).map(|i| json!({"name": format!("s{i}")})).collect();
+    let r = t
+        .post(
+            "/applications/public",
+            t.public(json!({"build_pack": "dockercompose", "docker_compose_domains": many})),
+        )
+        .await;
+    assert_eq!(r.status, 400);
+    assert!(r.body["errors"]["docker_compose_domains"].is_array());
+    // A server's wildcard domain must make one valid URL.
+    let r = t
+        .post("/servers", json!({"name": "w", "ip": "203.0.113.8", "private_key_uuid": t.key, "wildcard_domain": "https://apps.example.com/a,b"}))
+        .await;
+    assert_eq!(r.status, 400, "{:?}", r.body);
+    assert!(r.body["errors"]["wildcard_domain"].is_array());
     // Domains whose encoded form would be too long for a key.
     let r = t
         .post(

@@ -19,11 +19,34 @@ shared::routes! {
     DELETE "/api/v1/applications/{uuid}" Ability(Write) => delete;
 }
 
-/// Lambda answers at most 6 MB. A list that would be larger (inline
-/// Dockerfiles and compose files of many applications) leaves those texts
-/// out, says so in `X-Omitted-Fields`, and GET of one application has them.
+/// Lambda answers at most 6 MB. A list that would be larger leaves out,
+/// step by step, the inline texts (Dockerfiles, compose files, labels,
+/// nginx configuration), then everything but the summary, says which in
+/// `X-Omitted-Fields`; GET of one application has it all.
 const MAX_LIST_BYTES: usize = 5_000_000;
-const LARGE_TEXTS: [&str; 2] = ["dockerfile", "docker_compose_raw"];
+const LARGE_TEXTS: [&str; 4] = [
+    "dockerfile",
+    "docker_compose_raw",
+    "custom_labels",
+    "custom_nginx_configuration",
+];
+const SUMMARY: [&str; 11] = [
+    "uuid",
+    "name",
+    "description",
+    "fqdn",
+    "build_pack",
+    "status",
+    "project_uuid",
+    "environment_uuid",
+    "environment_name",
+    "server_uuid",
+    "destination_uuid",
+];
+
+fn too_large(list: &[Value]) -> bool {
+    serde_json::to_vec(list).map_or(0, |b| b.len()) > MAX_LIST_BYTES
+}
 
 async fn list(cx: &Ctx) -> Result<Response> {
     let team = Team::of(cx)?;
@@ -32,21 +55,25 @@ async fn list(cx: &Ctx) -> Result<Response> {
         .iter()
         .map(|a| views::application(a, team.sensitive))
         .collect();
-    let size = serde_json::to_vec(&all).map_or(0, |b| b.len());
-    if size <= MAX_LIST_BYTES {
+    if !too_large(&all) {
         return cx.reply(StatusCode::OK, &all);
     }
-    for app in &mut all {
-        if let Some(fields) = app.as_object_mut() {
-            LARGE_TEXTS.iter().for_each(|f| {
-                fields.remove(*f);
-            });
+    let mut omitted = "dockerfile,docker_compose_raw,custom_labels,custom_nginx_configuration";
+    for app in all.iter_mut().filter_map(Value::as_object_mut) {
+        LARGE_TEXTS.iter().for_each(|f| {
+            app.remove(*f);
+        });
+    }
+    if too_large(&all) {
+        omitted = "all but the summary fields";
+        for app in all.iter_mut().filter_map(Value::as_object_mut) {
+            app.retain(|k, _| SUMMARY.contains(&k.as_str()));
         }
     }
     let mut res = cx.reply(StatusCode::OK, &all)?;
     res.headers_mut().insert(
         "x-omitted-fields",
-        lambda_http::http::HeaderValue::from_static("dockerfile,docker_compose_raw"),
+        lambda_http::http::HeaderValue::from_static(omitted),
     );
     Ok(res)
 }

@@ -68,7 +68,7 @@ async fn a_list_too_large_for_lambda_leaves_the_inline_texts_out() {
         res.headers()
             .get("x-omitted-fields")
             .and_then(|v| v.to_str().ok()),
-        Some("dockerfile,docker_compose_raw")
+        Some("dockerfile,docker_compose_raw,custom_labels,custom_nginx_configuration")
     );
     let (status, list) = testing::parts(&res);
     assert_eq!(status, 200);

@@ -240,6 +240,10 @@ type Reference<'a> = (
     fn(&Team, &str) -> db::Item,
 );
 
+/// Stored settings (JSON, escapes included) stay well within DynamoDB's
+/// 400 KB item limit.
+const MAX_SETTINGS_BYTES: usize = 350_000;
+
 /// What each transaction item guards, to name the failed one.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Part {
@@ -260,6 +264,12 @@ pub async fn save(
     force: bool,
     deploy: bool,
 ) -> Result<Option<DeploymentRecord>> {
+    let size = Value::Object(app.settings.clone()).to_string().len();
+    if size > MAX_SETTINGS_BYTES {
+        return Err(Error::BadRequest(format!(
+            "The application's settings take {size} bytes once stored; at most {MAX_SETTINGS_BYTES} fit in one record."
+        )));
+    }
     let empty = Vec::new();
     let old_claims = old.map_or(&empty, |o| &o.claimed);
     let new_claims: Vec<String> = app

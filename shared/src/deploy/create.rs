@@ -64,11 +64,10 @@ pub async fn create(
     let (mut fqdn, compose) = claimed;
     if fqdn.is_empty() && input.flag("autogenerate_domain", true) && build_pack != "dockercompose" {
         let server = &placement.server;
-        fqdn = DomainList::from_stored(&domains::generate(
-            &uuid,
-            server.wildcard_domain.as_deref(),
-            &server.ip,
-        ));
+        // Normalised like any requested domain; a server whose address
+        // makes no valid URL gets none.
+        let generated = domains::generate(&uuid, server.wildcard_domain.as_deref(), &server.ip);
+        fqdn = DomainList::parse(&generated).unwrap_or_default();
     }
     let mut all = fqdn.clone();
     all.extend(compose);
@@ -145,7 +144,10 @@ pub fn requested_domains(input: &Input, build_pack: &str) -> Result<(DomainList,
         None => DomainList::default(),
     };
     let compose = compose_domain_list(input);
-    if !compose.is_empty() && build_pack != "dockercompose" {
+    let sent = input
+        .get("docker_compose_domains")
+        .is_some_and(|v| !v.is_null());
+    if sent && build_pack != "dockercompose" {
         problems.add(
             "docker_compose_domains",
             "The docker_compose_domains field is for dockercompose applications only.",

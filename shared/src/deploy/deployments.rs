@@ -134,14 +134,21 @@ pub async fn running(db: &Db, team: &Team) -> Result<Vec<DeploymentRecord>> {
 /// besides the application's claims and references).
 const MAX_CANCELLED: usize = 25;
 
-/// Cancels an application's queued deployments in `tx` (it is being
-/// deleted): they leave the team's queue and read `cancelled-by-user`.
+/// Cancels an application's queued deployments (among its 100 newest) in
+/// `tx`, as it is being deleted: they leave the team's queue and read
+/// `cancelled-by-user`.
 pub async fn cancel_queued(db: &Db, tx: &mut Tx, team: &Team, app: &str) -> Result<()> {
-    // The team's queue holds only queued and running deployments.
-    for d in running(db, team)
-        .await?
+    let recent = by_index(
+        db,
+        &table::INDEXES[0],
+        keys::app_deployments_pk(&team.name, app),
+        true,
+        100,
+    )
+    .await?;
+    for d in recent
         .iter()
-        .filter(|d| d.application_uuid == app)
+        .filter(|d| d.status == "queued" || d.status == "in_progress")
         .take(MAX_CANCELLED)
     {
         tx.update_named(

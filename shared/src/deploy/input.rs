@@ -247,6 +247,12 @@ fn compose_domains(value: Value) -> Result<Value, Vec<String>> {
         };
     };
     let mut errors = Vec::new();
+    if items.len() > super::domains::MAX_DOMAINS {
+        errors.push(format!(
+            "The docker compose domains field must not have more than {} items.",
+            super::domains::MAX_DOMAINS
+        ));
+    }
     for item in items {
         let Some(obj) = item.as_object() else {
             errors.push(SHAPE.to_string());

@@ -175,6 +175,9 @@ pub struct Family {
     pub count: usize,
     /// Every item of its children (a child may have several).
     pub children: Vec<Item>,
+    /// Its `updated_at` as read, when it can be edited: an edit meanwhile
+    /// (which may change what it refers to) makes the delete read again.
+    pub updated_at: Option<String>,
     pub refers_to: Vec<Item>,
 }
 
@@ -204,13 +207,15 @@ where
     let mut family = family;
     for _ in 0..3 {
         let mut tx = db.tx();
-        tx.delete_if(
-            key.clone(),
-            &format!(
-                "attribute_exists(pk) AND (attribute_not_exists(refs) OR refs <= :zero) AND {counter} = :n"
-            ),
-            &[(":zero", db::n(0)), (":n", db::n(family.count))],
-        )?;
+        let mut condition = format!(
+            "attribute_exists(pk) AND (attribute_not_exists(refs) OR refs <= :zero) AND {counter} = :n"
+        );
+        let mut values = vec![(":zero", db::n(0)), (":n", db::n(family.count))];
+        if let Some(seen) = &family.updated_at {
+            condition.push_str(" AND updated_at = :seen");
+            values.push((":seen", db::s(seen)));
+        }
+        tx.delete_if(key.clone(), &condition, &values)?;
         for target in &family.refers_to {
             drop_ref(&mut tx, target.clone())?;
         }

@@ -208,6 +208,7 @@ pub async fn delete(db: &Db, team: &Team, project: &Project) -> Result<()> {
             })
             .collect(),
         refers_to: Vec::new(),
+        updated_at: None,
     };
     let uuid = &project.project.uuid;
     super::delete_family(

@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::{Team, body::Body, item, ssh_keys, timestamp};
+use super::{Team, body::Body, domains::DomainList, item, ssh_keys, timestamp};
 use crate::{
     Error, Result,
     db::{self, Db, keys},
@@ -79,11 +79,15 @@ pub fn parse(map: Map<String, Value>, old: Option<&ServerRecord>) -> Result<Serv
     let key = b.string("private_key_uuid", creating, 64);
     let wildcard_sent = b.has("wildcard_domain");
     let wildcard = b.string("wildcard_domain", false, 255);
-    let wildcard = b.check("wildcard_domain", wildcard, |w| match url::Url::parse(w) {
-        Ok(u) if matches!(u.scheme(), "http" | "https") && u.host_str().is_some() => Ok(()),
-        _ => Err(
-            "The wildcard domain must be an http(s) URL, such as https://apps.example.com.".into(),
-        ),
+    // Application domains are made from it: it must be one valid domain URL.
+    let wildcard = b.check("wildcard_domain", wildcard, |w| {
+        match DomainList::parse(w) {
+            Ok(list) if list.urls().len() == 1 => Ok(()),
+            _ => Err(
+                "The wildcard domain must be an http(s) URL, such as https://apps.example.com."
+                    .into(),
+            ),
+        }
     });
     let proxy = b.string("proxy_type", false, 16);
     let proxy = b.check("proxy_type", proxy.map(|p| p.to_lowercase()), |p| {
@@ -342,6 +346,7 @@ pub async fn delete(db: &Db, team: &Team, server: &Server) -> Result<()> {
             })
             .collect(),
         refers_to: vec![ssh_keys::key_of(team, &s.server.private_key_uuid)],
+        updated_at: Some(s.server.updated_at.clone()),
     };
     let uuid = &server.server.uuid;
     super::delete_family(
