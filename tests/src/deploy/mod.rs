@@ -2,6 +2,9 @@
 //! own namespace, with a deploy key, a server (and its default
 //! destination) and a project (and its `production` environment).
 
+pub mod creates;
+pub mod infra;
+
 use serde_json::{Value, json};
 
 use crate::{Api, Auth, Reply, TestUser};
