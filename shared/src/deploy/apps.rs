@@ -264,7 +264,7 @@ pub async fn save(
     force: bool,
     deploy: bool,
 ) -> Result<Option<DeploymentRecord>> {
-    let size = Value::Object(app.settings.clone()).to_string().len();
+    let size = serde_json::to_string(&app.settings).map_or(0, |t| t.len());
     if size > MAX_SETTINGS_BYTES {
         return Err(Error::BadRequest(format!(
             "The application's settings take {size} bytes once stored; at most {MAX_SETTINGS_BYTES} fit in one record."

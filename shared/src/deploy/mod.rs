@@ -143,16 +143,6 @@ pub fn drop_ref(tx: &mut Tx, key: Item) -> Result<(), DbError> {
     Ok(())
 }
 
-/// Deletes an item that nothing refers to any more.
-pub fn delete_unreferenced(tx: &mut Tx, key: Item) -> Result<(), DbError> {
-    tx.delete_if(
-        key,
-        "attribute_exists(pk) AND (attribute_not_exists(refs) OR refs <= :zero)",
-        &[(":zero", db::n(0))],
-    )?;
-    Ok(())
-}
-
 /// Counts one more child (an environment, a destination) on its parent,
 /// at most `max`: the parent is later deleted with all its children in one
 /// transaction, which must stay within DynamoDB's item limit.
@@ -171,8 +161,9 @@ pub fn add_child(tx: &mut Tx, parent: Item, counter: &str, max: usize) -> Result
 /// A parent as its delete sees it: its children's keys, and the items it
 /// refers to (counted there).
 pub struct Family {
-    /// How many children its counter should say.
-    pub count: usize,
+    /// Its children's counter attribute and how many children it should
+    /// say (`None` for an item without children).
+    pub count: Option<(&'static str, usize)>,
     /// Every item of its children (a child may have several).
     pub children: Vec<Item>,
     /// Its `updated_at` as read, when it can be edited: an edit meanwhile
@@ -195,7 +186,6 @@ pub struct Refusals {
 pub async fn delete_family<F, Fut>(
     db: &Db,
     key: Item,
-    counter: &str,
     family: Family,
     reload: F,
     refusals: Refusals,
@@ -207,10 +197,13 @@ where
     let mut family = family;
     for _ in 0..3 {
         let mut tx = db.tx();
-        let mut condition = format!(
-            "attribute_exists(pk) AND (attribute_not_exists(refs) OR refs <= :zero) AND {counter} = :n"
-        );
-        let mut values = vec![(":zero", db::n(0)), (":n", db::n(family.count))];
+        let mut condition =
+            String::from("attribute_exists(pk) AND (attribute_not_exists(refs) OR refs <= :zero)");
+        let mut values = vec![(":zero", db::n(0))];
+        if let Some((counter, n)) = family.count {
+            condition.push_str(&format!(" AND {counter} = :n"));
+            values.push((":n", db::n(n)));
+        }
         if let Some(seen) = &family.updated_at {
             condition.push_str(" AND updated_at = :seen");
             values.push((":seen", db::s(seen)));
@@ -250,25 +243,15 @@ pub async fn in_use(db: &Db, key: Item) -> Result<bool> {
         .is_some_and(|n| n > 0))
 }
 
-/// Deletes an unreferenced item; `in_use` is the 400 message when it is
-/// referenced, and a vanished item is `not_found`.
-pub async fn delete_resource(
-    db: &Db,
-    team: &Team,
-    sk: &str,
-    in_use: &str,
-    not_found: &str,
-) -> Result<()> {
-    let mut tx = db.tx();
-    delete_unreferenced(&mut tx, team.key(sk))?;
-    match db.transact(tx).await {
-        Ok(()) => Ok(()),
-        Err(e) if e.failed_condition().is_some() => match db.get(team.key(sk)).await? {
-            Some(_) => Err(Error::BadRequest(in_use.into())),
-            None => Err(Error::NotFound(not_found.into())),
-        },
-        Err(e) => Err(e.into()),
-    }
+/// Deletes an item without children that nothing refers to (a deploy key).
+pub async fn delete_resource(db: &Db, team: &Team, sk: &str, refusals: Refusals) -> Result<()> {
+    let family = Family {
+        count: None,
+        children: Vec::new(),
+        refers_to: Vec::new(),
+        updated_at: None,
+    };
+    delete_family(db, team.key(sk), family, || async { Ok(None) }, refusals).await
 }
 
 /// The current time as RFC 3339 (UTC, microseconds), as Coolify renders

@@ -196,7 +196,7 @@ pub async fn create_environment(
 /// environments (see [`super::delete_family`]).
 pub async fn delete(db: &Db, team: &Team, project: &Project) -> Result<()> {
     let family = |p: &Project| super::Family {
-        count: p.environments.len(),
+        count: Some((ENVIRONMENTS, p.environments.len())),
         children: p
             .environments
             .iter()
@@ -214,7 +214,6 @@ pub async fn delete(db: &Db, team: &Team, project: &Project) -> Result<()> {
     super::delete_family(
         db,
         team.key(&keys::project_sk(uuid)),
-        ENVIRONMENTS,
         family(project),
         || async { Ok(load(db, team, uuid).await?.as_ref().map(family)) },
         super::Refusals {

@@ -334,7 +334,7 @@ fn push_destination(tx: &mut db::Tx, team: &Team, d: &DestinationRecord) -> Resu
 /// destinations (see [`super::delete_family`]); its key counts one user less.
 pub async fn delete(db: &Db, team: &Team, server: &Server) -> Result<()> {
     let family = |s: &Server| super::Family {
-        count: s.destinations.len(),
+        count: Some((DESTINATIONS, s.destinations.len())),
         children: s
             .destinations
             .iter()
@@ -352,7 +352,6 @@ pub async fn delete(db: &Db, team: &Team, server: &Server) -> Result<()> {
     super::delete_family(
         db,
         team.key(&keys::server_sk(uuid)),
-        DESTINATIONS,
         family(server),
         || async { Ok(load(db, team, uuid).await?.as_ref().map(family)) },
         super::Refusals {

@@ -111,8 +111,10 @@ pub async fn delete(db: &Db, team: &Team, uuid: &str) -> Result<()> {
         db,
         team,
         &sk(uuid),
-        "Private Key is in use by a server, an application or a provider app.",
-        "Private Key not found.",
+        super::Refusals {
+            in_use: "Private Key is in use by a server, an application or a provider app.",
+            gone: "Private Key not found.",
+        },
     )
     .await
 }
