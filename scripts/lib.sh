@@ -25,11 +25,6 @@ ensure_cargo_lambda() {
   export PATH="$venv/bin:$PATH"
 }
 
-# DynamoDB Local from the npm package (a 2020 build) takes at most 10
-# items per transaction (AWS takes 100); the API then refuses larger changes
-# with a 400 instead of failing. Set it to 100 for a current DynamoDB Local.
-export DYNAMODB_TRANSACTION_LIMIT="${DYNAMODB_TRANSACTION_LIMIT:-10}"
-
 # Starts an in-memory DynamoDB Local on a free port unless DYNAMODB_ENDPOINT
 # is set; exports DYNAMODB_ENDPOINT and adds the process to `pids`.
 start_dynamodb() {
