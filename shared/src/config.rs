@@ -1,5 +1,7 @@
 //! Process configuration, read once from the environment at cold start.
 
+use std::time::Duration;
+
 use chrono_tz::Tz;
 use url::Url;
 
@@ -24,12 +26,22 @@ pub struct Config {
     pub max_page_size: u32,
     /// Largest accepted request body in bytes (`MAX_BODY_BYTES`).
     pub max_body_bytes: usize,
-    /// Items one DynamoDB transaction may hold: 100 on AWS; DynamoDB Local
-    /// from the npm package (2020) allows 10, and the local scripts say so.
+    /// Items one DynamoDB transaction may hold (`DYNAMODB_TRANSACTION_LIMIT`):
+    /// 100 on AWS and in DynamoDB Local 3.
     pub transaction_limit: usize,
     /// Domain of the placeholder e-mail shown instead of hidden addresses
     /// (`NO_REPLY_ADDRESS`, default `noreply.<root host>`).
     pub no_reply_address: String,
+    /// DynamoDB timeouts: opening a connection, one attempt of a call, and
+    /// a whole call with its retries (`DB_CONNECT_TIMEOUT_MS`,
+    /// `DB_ATTEMPT_TIMEOUT_MS`, `DB_OPERATION_TIMEOUT_MS`). A stalled
+    /// database turns into a 503 within the last.
+    pub db_connect_timeout: Duration,
+    pub db_attempt_timeout: Duration,
+    pub db_operation_timeout: Duration,
+    /// The most a request may take before it answers 503
+    /// (`REQUEST_TIMEOUT_MS`), under API Gateway's 30 s.
+    pub request_timeout: Duration,
     /// The deploy instance's own domain (`INSTANCE_DOMAIN`; `none` turns
     /// the check off). Applications may not claim it unless forced. When
     /// unset, the API's own origin is used.
@@ -87,6 +99,10 @@ impl Config {
             max_body_bytes: number(&get, "MAX_BODY_BYTES", 1 << 20)?,
             transaction_limit: number(&get, "DYNAMODB_TRANSACTION_LIMIT", 100)?,
             no_reply_address,
+            db_connect_timeout: millis(&get, "DB_CONNECT_TIMEOUT_MS", 1_000)?,
+            db_attempt_timeout: millis(&get, "DB_ATTEMPT_TIMEOUT_MS", 2_000)?,
+            db_operation_timeout: millis(&get, "DB_OPERATION_TIMEOUT_MS", 4_500)?,
+            request_timeout: millis(&get, "REQUEST_TIMEOUT_MS", 25_000)?,
             instance_domain: match get("INSTANCE_DOMAIN").as_deref() {
                 None => InstanceDomain::ApiOrigin,
                 Some("none") => InstanceDomain::Off,
@@ -141,6 +157,14 @@ fn number<T: std::str::FromStr>(
             problem: format!("{v:?} is not a positive number"),
         }),
     }
+}
+
+fn millis(
+    get: &impl Fn(&str) -> Option<String>,
+    name: &'static str,
+    default: u64,
+) -> Result<Duration, ConfigError> {
+    number(get, name, default).map(Duration::from_millis)
 }
 
 #[cfg(test)]

@@ -64,24 +64,48 @@ pub enum Error {
     /// Our fault: logged in full, shown to the client only as a request id.
     #[error("internal error: {0}")]
     Internal(String),
-    /// Transient (throttling, repeated transaction conflicts): retry later.
+    /// Transient (throttling, repeated transaction conflicts, a database
+    /// that does not answer), with nothing changed: retry later.
     #[error("service busy: {0}")]
     Unavailable(String),
+    /// A write was sent but its answer never came: it may or may not have
+    /// been applied. A retry with the same `Idempotency-Key` is safe.
+    #[error("outcome unknown: {0}")]
+    OutcomeUnknown(String),
 }
 
 impl From<DbError> for Error {
     fn from(e: DbError) -> Self {
         match e {
-            DbError::Throttled(_) | DbError::TransactionConflict => {
+            DbError::Unavailable(_) | DbError::TransactionConflict => {
                 Error::Unavailable(e.to_string())
             }
+            DbError::OutcomeUnknown(_) => Error::OutcomeUnknown(e.to_string()),
             DbError::TooManyItems { items, limit } => Error::BadRequest(format!(
                 "This request would change {items} items at once; the database accepts at most {limit} in one transaction. Make the change in smaller steps."
             )),
+            DbError::ItemTooLarge { attribute, bytes } => {
+                let field = if attribute.is_empty() { "body".to_string() } else { attribute };
+                let size = if bytes == 0 {
+                    "more than 400 KB".to_string()
+                } else {
+                    format!("{bytes} bytes")
+                };
+                Error::field(
+                    &field,
+                    format!("is too large to store: the record would take {size}, and one record holds at most 409600 bytes"),
+                )
+            }
+            DbError::Superseded => Error::Conflict(
+                "a retry with the same Idempotency-Key took this request over".into(),
+            ),
             other => Error::Internal(other.to_string()),
         }
     }
 }
+
+/// Seconds a client should wait before retrying a 503.
+const RETRY_AFTER_SECS: &str = "2";
 
 impl Error {
     pub fn not_found() -> Self {
@@ -115,7 +139,9 @@ impl Error {
             (Error::Validation(_), Deploy) => StatusCode::BAD_REQUEST,
             (Error::Locked(_), _) => StatusCode::LOCKED,
             (Error::Internal(_), _) => StatusCode::INTERNAL_SERVER_ERROR,
-            (Error::Unavailable(_), _) => StatusCode::SERVICE_UNAVAILABLE,
+            (Error::Unavailable(_) | Error::OutcomeUnknown(_), _) => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
         }
     }
 
@@ -136,6 +162,10 @@ impl Error {
             Error::Unavailable(_) => {
                 format!("service busy, retry the request; request id {request_id}")
             }
+            Error::OutcomeUnknown(_) => format!(
+                "the database did not answer in time: the change may or may not have been made. \
+                 Retry with the same Idempotency-Key to make it safely; request id {request_id}"
+            ),
             Error::Validation(_) if dialect == Dialect::Deploy => "Validation failed.".into(),
             Error::Validation(fields) => fields
                 .iter()
@@ -167,7 +197,14 @@ impl Error {
                 _ => json!({"message": message}),
             },
         };
-        response::json(dialect, status, &body)
+        let mut res = response::json(dialect, status, &body);
+        if status == StatusCode::SERVICE_UNAVAILABLE {
+            res.headers_mut().insert(
+                "retry-after",
+                lambda_http::http::HeaderValue::from_static(RETRY_AFTER_SECS),
+            );
+        }
+        res
     }
 }
 

@@ -260,7 +260,7 @@ async fn patch_rules() {
 async fn delete_flags_and_cleanup_record() {
     let t = Team::new().await;
     let config = Config::from_env().unwrap();
-    let client = db::connect(&config).await;
+    let client = db::connect(&config).await.retrying;
     let cleanup = |uuid: String| {
         let client = client.clone();
         let table = config.table_name.clone();

@@ -19,7 +19,7 @@ async fn no_stored_item_holds_a_token_secret_or_a_password() {
     let api = Api::from_env();
     let u = api.new_user("vault").await;
     let config = Config::from_env().unwrap();
-    let client = db::connect(&config).await;
+    let client = db::connect(&config).await.retrying;
 
     // The lookup item is keyed by the hash and exists.
     let lookup = client

@@ -11,26 +11,65 @@ mod users;
 
 use shared::{
     auth::scope::Category::{Admin, Organization, User},
-    http::Guard::Scope,
+    http::{
+        Guard::Scope,
+        Limits,
+        Sees::{BodyVisibility, Caller, OrgWide, Owner, Team},
+    },
 };
 
 shared::routes! {
     dialect: Tracker;
-    POST "/api/v1/admin/users" Scope(Admin) => users::create;
-    GET "/api/v1/user" Scope(User) => users::me;
-    GET "/api/v1/users/{username}" Scope(User) => users::get;
-    POST "/api/v1/users/{username}/tokens" Scope(User) => tokens::create;
-    GET "/api/v1/users/{username}/tokens" Scope(User) => tokens::list;
-    DELETE "/api/v1/users/{username}/tokens/{id}" Scope(User) => tokens::delete;
-    POST "/api/v1/orgs" Scope(Organization) => orgs::create;
-    GET "/api/v1/orgs/{org}" Scope(Organization) => orgs::get;
-    GET "/api/v1/orgs/{org}/teams" Scope(Organization) => teams::list;
-    POST "/api/v1/orgs/{org}/teams" Scope(Organization) => teams::create;
-    GET "/api/v1/teams/{id}" Scope(Organization) => teams::get;
-    PUT "/api/v1/teams/{id}/members/{username}" Scope(Organization) => teams::add_member;
-    DELETE "/api/v1/teams/{id}/members/{username}" Scope(Organization) => teams::remove_member;
-    PUT "/api/v1/user/blocks/{username}" Scope(User) => blocks::block_for_user;
-    DELETE "/api/v1/user/blocks/{username}" Scope(User) => blocks::unblock_for_user;
-    PUT "/api/v1/orgs/{org}/blocks/{username}" Scope(Organization) => blocks::block_for_org;
-    DELETE "/api/v1/orgs/{org}/blocks/{username}" Scope(Organization) => blocks::unblock_for_org;
+    POST "/api/v1/admin/users" {
+        guard: Scope(Admin), sees: &[BodyVisibility], idempotent: true, limits: Limits::SMALL,
+    } => users::create;
+    GET "/api/v1/user" {
+        guard: Scope(User), sees: &[Caller], idempotent: false, limits: Limits::SMALL,
+    } => users::me;
+    GET "/api/v1/users/{username}" {
+        guard: Scope(User), sees: &[Owner("username")], idempotent: false, limits: Limits::SMALL,
+    } => users::get;
+    // Not idempotent: the secret is shown once and stored only as a hash.
+    POST "/api/v1/users/{username}/tokens" {
+        guard: Scope(User), sees: &[Owner("username")], idempotent: false, limits: Limits::SMALL,
+    } => tokens::create;
+    GET "/api/v1/users/{username}/tokens" {
+        guard: Scope(User), sees: &[Owner("username")], idempotent: false, limits: Limits::list(&[]),
+    } => tokens::list;
+    DELETE "/api/v1/users/{username}/tokens/{id}" {
+        guard: Scope(User), sees: &[Owner("username")], idempotent: false, limits: Limits::SMALL,
+    } => tokens::delete;
+    POST "/api/v1/orgs" {
+        guard: Scope(Organization), sees: &[Caller, BodyVisibility], idempotent: true, limits: Limits::SMALL,
+    } => orgs::create;
+    GET "/api/v1/orgs/{org}" {
+        guard: Scope(Organization), sees: &[Owner("org")], idempotent: false, limits: Limits::SMALL,
+    } => orgs::get;
+    GET "/api/v1/orgs/{org}/teams" {
+        guard: Scope(Organization), sees: &[Owner("org")], idempotent: false, limits: Limits::list(&[]),
+    } => teams::list;
+    POST "/api/v1/orgs/{org}/teams" {
+        guard: Scope(Organization), sees: &[OrgWide("org")], idempotent: true, limits: Limits::SMALL,
+    } => teams::create;
+    GET "/api/v1/teams/{id}" {
+        guard: Scope(Organization), sees: &[Team("id")], idempotent: false, limits: Limits::SMALL,
+    } => teams::get;
+    PUT "/api/v1/teams/{id}/members/{username}" {
+        guard: Scope(Organization), sees: &[Team("id"), Owner("username")], idempotent: false, limits: Limits::SMALL,
+    } => teams::add_member;
+    DELETE "/api/v1/teams/{id}/members/{username}" {
+        guard: Scope(Organization), sees: &[Team("id"), Owner("username")], idempotent: false, limits: Limits::SMALL,
+    } => teams::remove_member;
+    PUT "/api/v1/user/blocks/{username}" {
+        guard: Scope(User), sees: &[Caller, Owner("username")], idempotent: false, limits: Limits::SMALL,
+    } => blocks::block_for_user;
+    DELETE "/api/v1/user/blocks/{username}" {
+        guard: Scope(User), sees: &[Caller, Owner("username")], idempotent: false, limits: Limits::SMALL,
+    } => blocks::unblock_for_user;
+    PUT "/api/v1/orgs/{org}/blocks/{username}" {
+        guard: Scope(Organization), sees: &[OrgWide("org"), Owner("username")], idempotent: false, limits: Limits::SMALL,
+    } => blocks::block_for_org;
+    DELETE "/api/v1/orgs/{org}/blocks/{username}" {
+        guard: Scope(Organization), sees: &[OrgWide("org"), Owner("username")], idempotent: false, limits: Limits::SMALL,
+    } => blocks::unblock_for_org;
 }

@@ -8,18 +8,32 @@ use shared::{
     Result,
     auth::scope::Ability::Write,
     deploy::{Team, create, fields::Endpoint},
-    http::{Ctx, Guard::Ability, Response},
+    http::{Ctx, Guard::Ability, Limits, Response, Sees},
 };
 
 shared::routes! {
     dialect: Deploy;
-    POST "/api/v1/applications/public" Ability(Write) => public;
-    POST "/api/v1/applications/private-provider-app" Ability(Write) => provider_app;
-    POST "/api/v1/applications/private-github-app" Ability(Write) => provider_app;
-    POST "/api/v1/applications/private-deploy-key" Ability(Write) => deploy_key;
-    POST "/api/v1/applications/dockerfile" Ability(Write) => dockerfile;
-    POST "/api/v1/applications/dockerimage" Ability(Write) => docker_image;
-    POST "/api/v1/applications/dockercompose" Ability(Write) => docker_compose;
+    POST "/api/v1/applications/public" {
+        guard: Ability(Write), sees: Sees::DEPLOY, idempotent: true, limits: Limits::FILES,
+    } => public;
+    POST "/api/v1/applications/private-provider-app" {
+        guard: Ability(Write), sees: Sees::DEPLOY, idempotent: true, limits: Limits::FILES,
+    } => provider_app;
+    POST "/api/v1/applications/private-github-app" {
+        guard: Ability(Write), sees: Sees::DEPLOY, idempotent: true, limits: Limits::FILES,
+    } => provider_app;
+    POST "/api/v1/applications/private-deploy-key" {
+        guard: Ability(Write), sees: Sees::DEPLOY, idempotent: true, limits: Limits::FILES,
+    } => deploy_key;
+    POST "/api/v1/applications/dockerfile" {
+        guard: Ability(Write), sees: Sees::DEPLOY, idempotent: true, limits: Limits::FILES,
+    } => dockerfile;
+    POST "/api/v1/applications/dockerimage" {
+        guard: Ability(Write), sees: Sees::DEPLOY, idempotent: true, limits: Limits::FILES,
+    } => docker_image;
+    POST "/api/v1/applications/dockercompose" {
+        guard: Ability(Write), sees: Sees::DEPLOY, idempotent: true, limits: Limits::FILES,
+    } => docker_compose;
 }
 
 async fn create_as(cx: &Ctx, endpoint: Endpoint) -> Result<Response> {

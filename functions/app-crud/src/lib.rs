@@ -8,74 +8,60 @@ use shared::{
     Error, Result,
     auth::scope::Ability::{Read, Write},
     deploy::{Team, apps, patch, views},
-    http::{Ctx, Guard::Ability, Response},
+    http::{Ctx, Guard::Ability, Limits, Response, Sees},
+};
+
+/// Lambda answers at most 6 MB. A list that would be larger leaves out
+/// the inline texts (Dockerfiles, compose files, labels, nginx
+/// configuration), then everything but the summary, and says which in
+/// `X-Omitted-Fields`; GET of one application has it all.
+const LIST: Limits = Limits {
+    body: 64 * 1024,
+    omit: &[
+        "dockerfile",
+        "docker_compose_raw",
+        "custom_labels",
+        "custom_nginx_configuration",
+    ],
+    keep: &[
+        "uuid",
+        "name",
+        "description",
+        "fqdn",
+        "build_pack",
+        "status",
+        "project_uuid",
+        "environment_uuid",
+        "environment_name",
+        "server_uuid",
+        "destination_uuid",
+    ],
 };
 
 shared::routes! {
     dialect: Deploy;
-    GET "/api/v1/applications" Ability(Read) => list;
-    GET "/api/v1/applications/{uuid}" Ability(Read) => get;
-    PATCH "/api/v1/applications/{uuid}" Ability(Write) => update;
-    DELETE "/api/v1/applications/{uuid}" Ability(Write) => delete;
-}
-
-/// Lambda answers at most 6 MB. A list that would be larger leaves out,
-/// step by step, the inline texts (Dockerfiles, compose files, labels,
-/// nginx configuration), then everything but the summary, says which in
-/// `X-Omitted-Fields`; GET of one application has it all.
-const MAX_LIST_BYTES: usize = 5_000_000;
-const LARGE_TEXTS: [&str; 4] = [
-    "dockerfile",
-    "docker_compose_raw",
-    "custom_labels",
-    "custom_nginx_configuration",
-];
-const SUMMARY: [&str; 11] = [
-    "uuid",
-    "name",
-    "description",
-    "fqdn",
-    "build_pack",
-    "status",
-    "project_uuid",
-    "environment_uuid",
-    "environment_name",
-    "server_uuid",
-    "destination_uuid",
-];
-
-fn too_large(list: &[Value]) -> bool {
-    serde_json::to_vec(list).map_or(0, |b| b.len()) > MAX_LIST_BYTES
+    GET "/api/v1/applications" {
+        guard: Ability(Read), sees: Sees::DEPLOY, idempotent: false, limits: LIST,
+    } => list;
+    GET "/api/v1/applications/{uuid}" {
+        guard: Ability(Read), sees: Sees::DEPLOY, idempotent: false, limits: Limits::SMALL,
+    } => get;
+    PATCH "/api/v1/applications/{uuid}" {
+        guard: Ability(Write), sees: Sees::DEPLOY, idempotent: false, limits: Limits::FILES,
+    } => update;
+    DELETE "/api/v1/applications/{uuid}" {
+        guard: Ability(Write), sees: Sees::DEPLOY, idempotent: false, limits: Limits::SMALL,
+    } => delete;
 }
 
 async fn list(cx: &Ctx) -> Result<Response> {
     let team = Team::of(cx)?;
-    let mut all: Vec<Value> = apps::list(&cx.db, &team)
+    let all: Vec<Value> = apps::list(&cx.db, &team)
         .await?
         .iter()
         .map(|a| views::application(a, team.sensitive))
         .collect();
-    if !too_large(&all) {
-        return cx.reply(StatusCode::OK, &all);
-    }
-    let mut omitted = "dockerfile,docker_compose_raw,custom_labels,custom_nginx_configuration";
-    for app in all.iter_mut().filter_map(Value::as_object_mut) {
-        LARGE_TEXTS.iter().for_each(|f| {
-            app.remove(*f);
-        });
-    }
-    if too_large(&all) {
-        omitted = "all but the summary fields";
-        for app in all.iter_mut().filter_map(Value::as_object_mut) {
-            app.retain(|k, _| SUMMARY.contains(&k.as_str()));
-        }
-    }
-    let mut res = cx.reply(StatusCode::OK, &all)?;
-    res.headers_mut().insert(
-        "x-omitted-fields",
-        lambda_http::http::HeaderValue::from_static(omitted),
-    );
-    Ok(res)
+    cx.reply(StatusCode::OK, &all)
 }
 
 async fn get(cx: &Ctx) -> Result<Response> {

@@ -48,7 +48,7 @@ async fn a_list_too_large_for_lambda_leaves_the_inline_texts_out() {
     let app = testing::app().await;
     let (token, team, placement) = testing::deploy_team(&app, "big", &["root"]).await;
     let dockerfile = format!("FROM nginx\n{}", "# padding line\n".repeat(8_500));
-    for _ in 0..40 {
+    for _ in 0..45 {
         let mut body = placement.clone();
         body["dockerfile"] = json!(dockerfile);
         let body = body.as_object().cloned().unwrap_or_default();
@@ -72,7 +72,7 @@ async fn a_list_too_large_for_lambda_leaves_the_inline_texts_out() {
     );
     let (status, list) = testing::parts(&res);
     assert_eq!(status, 200);
-    assert_eq!(list.as_array().unwrap().len(), 40);
+    assert_eq!(list.as_array().unwrap().len(), 45);
     assert!(list[0].get("dockerfile").is_none());
     assert!(
         list[0]["http_basic_auth_password"].is_null(),

@@ -5,10 +5,23 @@
 mod list;
 mod search;
 
-use shared::{auth::scope::Category::Issue, http::Guard::Scope};
+use shared::{
+    auth::scope::Category::Issue,
+    http::{
+        Guard::Scope,
+        Limits,
+        Sees::{self, Filtered},
+    },
+};
 
 shared::routes! {
     dialect: Tracker;
-    GET "/api/v1/repos/issues/search" Scope(Issue) => search::search;
-    GET "/api/v1/repos/{owner}/{repo}/issues" Scope(Issue) => list::repo_issues;
+    // Search shows only what the token may see (private things are left
+    // out for `public-only` tokens).
+    GET "/api/v1/repos/issues/search" {
+        guard: Scope(Issue), sees: &[Filtered], idempotent: false, limits: Limits::ISSUES,
+    } => search::search;
+    GET "/api/v1/repos/{owner}/{repo}/issues" {
+        guard: Scope(Issue), sees: Sees::REPO, idempotent: false, limits: Limits::ISSUES,
+    } => list::repo_issues;
 }

@@ -71,7 +71,7 @@ async fn user_filter(cx: &Ctx, name: &str) -> Result<Option<String>> {
 }
 
 pub async fn repo_issues(cx: &Ctx) -> Result<Response> {
-    let ctx = access::from_path(cx, "issues").await?;
+    let ctx = access::from_path(cx).await?;
     let (issues_ok, pulls_ok) = (
         ctx.perm.can_read(Unit::Issues),
         ctx.perm.can_read(Unit::Pulls),

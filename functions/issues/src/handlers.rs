@@ -125,7 +125,7 @@ pub async fn writer_fields(
 }
 
 pub async fn create(cx: &Ctx) -> Result<Response> {
-    let ctx = access::from_path(cx, "issues").await?;
+    let ctx = access::from_path(cx).await?;
     let poster = may_create(cx, &ctx, Unit::Issues)?;
     let body = cx.json::<CreateIssueOption>()?;
     let title = title(&body.title)?;

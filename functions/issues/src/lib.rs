@@ -9,27 +9,71 @@ mod handlers;
 mod labels;
 mod pulls;
 
-use shared::{auth::scope::Category::Issue, http::Guard::Scope};
+use shared::{
+    auth::scope::Category::Issue,
+    http::{Guard::Scope, Limits, Sees},
+};
 
 shared::routes! {
     dialect: Tracker;
-    POST "/api/v1/repos/{owner}/{repo}/issues" Scope(Issue) => handlers::create;
-    GET "/api/v1/repos/{owner}/{repo}/issues/{index}" Scope(Issue) => handlers::get;
-    PATCH "/api/v1/repos/{owner}/{repo}/issues/{index}" Scope(Issue) => handlers::edit;
-    DELETE "/api/v1/repos/{owner}/{repo}/issues/{index}" Scope(Issue) => handlers::delete;
-    POST "/api/v1/repos/{owner}/{repo}/issues/{index}/deadline" Scope(Issue) => handlers::deadline;
-    POST "/api/v1/repos/{owner}/{repo}/issues/{index}/labels" Scope(Issue) => labels::add;
-    PUT "/api/v1/repos/{owner}/{repo}/issues/{index}/labels" Scope(Issue) => labels::replace;
-    DELETE "/api/v1/repos/{owner}/{repo}/issues/{index}/labels" Scope(Issue) => labels::clear;
-    GET "/api/v1/repos/{owner}/{repo}/issues/{index}/dependencies" Scope(Issue) => deps::list_blockers;
-    POST "/api/v1/repos/{owner}/{repo}/issues/{index}/dependencies" Scope(Issue) => deps::add_blocker;
-    DELETE "/api/v1/repos/{owner}/{repo}/issues/{index}/dependencies" Scope(Issue) => deps::remove_blocker;
-    GET "/api/v1/repos/{owner}/{repo}/issues/{index}/blocks" Scope(Issue) => deps::list_blocked;
-    POST "/api/v1/repos/{owner}/{repo}/issues/{index}/blocks" Scope(Issue) => deps::add_blocked;
-    DELETE "/api/v1/repos/{owner}/{repo}/issues/{index}/blocks" Scope(Issue) => deps::remove_blocked;
-    POST "/api/v1/repos/{owner}/{repo}/pulls" Scope(Issue) => pulls::create;
-    GET "/api/v1/repos/{owner}/{repo}/pulls/{index}" Scope(Issue) => pulls::get;
-    POST "/api/v1/repos/{owner}/{repo}/pulls/{index}/merge" Scope(Issue) => pulls::merge;
-    POST "/api/v1/repos/{owner}/{repo}/pulls/{index}/requested_reviewers" Scope(Issue) => pulls::request_reviewers;
-    POST "/api/v1/repos/{owner}/{repo}/pulls/{index}/reviews" Scope(Issue) => pulls::review;
+    POST "/api/v1/repos/{owner}/{repo}/issues" {
+        guard: Scope(Issue), sees: Sees::REPO, idempotent: true, limits: Limits::TEXT,
+    } => handlers::create;
+    GET "/api/v1/repos/{owner}/{repo}/issues/{index}" {
+        guard: Scope(Issue), sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
+    } => handlers::get;
+    PATCH "/api/v1/repos/{owner}/{repo}/issues/{index}" {
+        guard: Scope(Issue), sees: Sees::REPO, idempotent: false, limits: Limits::TEXT,
+    } => handlers::edit;
+    DELETE "/api/v1/repos/{owner}/{repo}/issues/{index}" {
+        guard: Scope(Issue), sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
+    } => handlers::delete;
+    POST "/api/v1/repos/{owner}/{repo}/issues/{index}/deadline" {
+        guard: Scope(Issue), sees: Sees::REPO, idempotent: true, limits: Limits::SMALL,
+    } => handlers::deadline;
+    POST "/api/v1/repos/{owner}/{repo}/issues/{index}/labels" {
+        guard: Scope(Issue), sees: Sees::REPO, idempotent: true, limits: Limits::SMALL,
+    } => labels::add;
+    PUT "/api/v1/repos/{owner}/{repo}/issues/{index}/labels" {
+        guard: Scope(Issue), sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
+    } => labels::replace;
+    DELETE "/api/v1/repos/{owner}/{repo}/issues/{index}/labels" {
+        guard: Scope(Issue), sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
+    } => labels::clear;
+    GET "/api/v1/repos/{owner}/{repo}/issues/{index}/dependencies" {
+        guard: Scope(Issue), sees: Sees::REPO, idempotent: false, limits: Limits::ISSUES,
+    } => deps::list_blockers;
+    // The other issue of a dependency, and every issue a dependency list
+    // shows, resolve through `repos::access`, which hides private
+    // repositories from `public-only` tokens.
+    POST "/api/v1/repos/{owner}/{repo}/issues/{index}/dependencies" {
+        guard: Scope(Issue), sees: Sees::REPO, idempotent: true, limits: Limits::SMALL,
+    } => deps::add_blocker;
+    DELETE "/api/v1/repos/{owner}/{repo}/issues/{index}/dependencies" {
+        guard: Scope(Issue), sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
+    } => deps::remove_blocker;
+    GET "/api/v1/repos/{owner}/{repo}/issues/{index}/blocks" {
+        guard: Scope(Issue), sees: Sees::REPO, idempotent: false, limits: Limits::ISSUES,
+    } => deps::list_blocked;
+    POST "/api/v1/repos/{owner}/{repo}/issues/{index}/blocks" {
+        guard: Scope(Issue), sees: Sees::REPO, idempotent: true, limits: Limits::SMALL,
+    } => deps::add_blocked;
+    DELETE "/api/v1/repos/{owner}/{repo}/issues/{index}/blocks" {
+        guard: Scope(Issue), sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
+    } => deps::remove_blocked;
+    POST "/api/v1/repos/{owner}/{repo}/pulls" {
+        guard: Scope(Issue), sees: Sees::REPO, idempotent: true, limits: Limits::TEXT,
+    } => pulls::create;
+    GET "/api/v1/repos/{owner}/{repo}/pulls/{index}" {
+        guard: Scope(Issue), sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
+    } => pulls::get;
+    POST "/api/v1/repos/{owner}/{repo}/pulls/{index}/merge" {
+        guard: Scope(Issue), sees: Sees::REPO, idempotent: true, limits: Limits::SMALL,
+    } => pulls::merge;
+    POST "/api/v1/repos/{owner}/{repo}/pulls/{index}/requested_reviewers" {
+        guard: Scope(Issue), sees: Sees::REPO, idempotent: true, limits: Limits::SMALL,
+    } => pulls::request_reviewers;
+    POST "/api/v1/repos/{owner}/{repo}/pulls/{index}/reviews" {
+        guard: Scope(Issue), sees: Sees::REPO, idempotent: true, limits: Limits::TEXT,
+    } => pulls::review;
 }

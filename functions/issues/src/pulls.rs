@@ -47,7 +47,7 @@ fn branch(field: &str, raw: &str) -> Result<String> {
 }
 
 pub async fn create(cx: &Ctx) -> Result<Response> {
-    let ctx = access::from_path(cx, "issues").await?;
+    let ctx = access::from_path(cx).await?;
     let poster = handlers::may_create(cx, &ctx, Unit::Pulls)?;
     let body = cx.json::<CreatePullRequestOption>()?;
     let (head, base) = (branch("head", &body.head)?, branch("base", &body.base)?);

@@ -61,7 +61,7 @@ fn state_filter(raw: Option<&str>) -> Option<bool> {
 }
 
 pub async fn list(cx: &Ctx) -> Result<Response> {
-    let ctx = access::from_path(cx, "issues").await?;
+    let ctx = access::from_path(cx).await?;
     let closed = state_filter(cx.query.get("state"));
     let needle = cx
         .query
@@ -92,7 +92,7 @@ pub async fn list(cx: &Ctx) -> Result<Response> {
 }
 
 pub async fn get(cx: &Ctx) -> Result<Response> {
-    let ctx = access::from_path(cx, "issues").await?;
+    let ctx = access::from_path(cx).await?;
     let m = milestones::find(&cx.db, ctx.repo.id, cx.param("id")).await?;
     cx.reply(StatusCode::OK, &Milestone::new(&m, &cx.config))
 }

@@ -4,13 +4,29 @@
 
 mod handlers;
 
-use shared::{auth::scope::Category::Issue, http::Guard::Scope};
+use shared::{
+    auth::scope::Category::Issue,
+    http::{Guard::Scope, Limits, Sees},
+};
+
+/// A milestone list may leave out descriptions.
+const LIST: Limits = Limits::list(&["description"]);
 
 shared::routes! {
     dialect: Tracker;
-    GET "/api/v1/repos/{owner}/{repo}/milestones" Scope(Issue) => handlers::list;
-    POST "/api/v1/repos/{owner}/{repo}/milestones" Scope(Issue) => handlers::create;
-    GET "/api/v1/repos/{owner}/{repo}/milestones/{id}" Scope(Issue) => handlers::get;
-    PATCH "/api/v1/repos/{owner}/{repo}/milestones/{id}" Scope(Issue) => handlers::edit;
-    DELETE "/api/v1/repos/{owner}/{repo}/milestones/{id}" Scope(Issue) => handlers::delete;
+    GET "/api/v1/repos/{owner}/{repo}/milestones" {
+        guard: Scope(Issue), sees: Sees::REPO, idempotent: false, limits: LIST,
+    } => handlers::list;
+    POST "/api/v1/repos/{owner}/{repo}/milestones" {
+        guard: Scope(Issue), sees: Sees::REPO, idempotent: true, limits: Limits::TEXT,
+    } => handlers::create;
+    GET "/api/v1/repos/{owner}/{repo}/milestones/{id}" {
+        guard: Scope(Issue), sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
+    } => handlers::get;
+    PATCH "/api/v1/repos/{owner}/{repo}/milestones/{id}" {
+        guard: Scope(Issue), sees: Sees::REPO, idempotent: false, limits: Limits::TEXT,
+    } => handlers::edit;
+    DELETE "/api/v1/repos/{owner}/{repo}/milestones/{id}" {
+        guard: Scope(Issue), sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
+    } => handlers::delete;
 }

@@ -21,7 +21,7 @@ struct AddCollaboratorOption {
 
 async fn admin_repo(cx: &Ctx) -> Result<access::RepoContext> {
     // The repository first (404), then the token (401), as Gitea orders them.
-    let ctx = access::from_path(cx, "repos").await?;
+    let ctx = access::from_path(cx).await?;
     cx.signed_in()?;
     if !ctx.perm.is_admin() {
         return Err(Error::Forbidden(

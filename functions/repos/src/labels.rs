@@ -87,12 +87,12 @@ pub async fn create(cx: &Ctx) -> Result<Response> {
 }
 
 pub async fn list(cx: &Ctx) -> Result<Response> {
-    let ctx = access::from_path(cx, "issues").await?;
+    let ctx = access::from_path(cx).await?;
     paged(cx, &labels::list(&cx.db, &repo_scope(&ctx)).await?)
 }
 
 pub async fn get(cx: &Ctx) -> Result<Response> {
-    let ctx = access::from_path(cx, "issues").await?;
+    let ctx = access::from_path(cx).await?;
     let label = label_in_path(cx, &repo_scope(&ctx)).await?;
     cx.reply(StatusCode::OK, &Label::new(&label, &cx.config))
 }

@@ -105,7 +105,7 @@ pub async fn create_for_user(cx: &Ctx) -> Result<Response> {
 }
 
 pub async fn get(cx: &Ctx) -> Result<Response> {
-    let ctx = access::from_path(cx, "repos").await?;
+    let ctx = access::from_path(cx).await?;
     let stats = repos::stats(&cx.db, ctx.repo.id).await?;
     cx.reply(
         StatusCode::OK,
@@ -186,7 +186,7 @@ impl EditRepoOption {
 /// `PATCH /repos/{owner}/{repo}`: repository admins only.
 pub async fn edit(cx: &Ctx) -> Result<Response> {
     // The repository first (404), then the token (401), as Gitea orders them.
-    let ctx = access::from_path(cx, "repos").await?;
+    let ctx = access::from_path(cx).await?;
     cx.signed_in()?;
     if !ctx.perm.is_admin() {
         return Err(Error::Forbidden(
@@ -207,7 +207,7 @@ pub async fn edit(cx: &Ctx) -> Result<Response> {
 /// `DELETE /repos/{owner}/{repo}`: the owner (org owners, site admins).
 pub async fn delete(cx: &Ctx) -> Result<Response> {
     // The repository first (404), then the token (401), as Gitea orders them.
-    let ctx = access::from_path(cx, "repos").await?;
+    let ctx = access::from_path(cx).await?;
     cx.signed_in()?;
     if ctx.perm.mode < AccessMode::Owner {
         return Err(Error::Forbidden(

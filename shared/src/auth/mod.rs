@@ -5,6 +5,7 @@
 
 pub mod credentials;
 pub mod password;
+pub mod public_only;
 pub mod scope;
 pub mod token;
 

@@ -169,6 +169,10 @@ impl Scopes {
         self.public_only
     }
 
+    pub fn set_public_only(&mut self, on: bool) {
+        self.public_only = on;
+    }
+
     /// Whether the token has a Coolify ability (`root` has all).
     pub fn can(&self, ability: Ability) -> bool {
         self.abilities.contains(&Ability::Root) || self.abilities.contains(&ability)

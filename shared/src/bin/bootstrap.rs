@@ -28,14 +28,14 @@ fn env(name: &str) -> Option<String> {
 #[tokio::main(flavor = "current_thread")]
 async fn main() -> Result<(), BoxError> {
     let config = Config::from_env()?;
-    let client = db::connect(&config).await;
-    let created = table::create_if_missing(&client, &config.table_name).await?;
+    let clients = db::connect(&config).await;
+    let created = table::create_if_missing(&clients.retrying, &config.table_name).await?;
     println!(
         "table {}: {}",
         config.table_name,
         if created { "created" } else { "exists" }
     );
-    let db = Db::new(client, config.table_name.clone());
+    let db = Db::new(clients, config.table_name.clone());
 
     let name = env("BOOTSTRAP_ADMIN_USER").unwrap_or_else(|| "root".into());
     let admin = match users::get(&db, &name).await? {

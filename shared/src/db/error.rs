@@ -1,5 +1,8 @@
 //! The storage layer's error, with transaction cancellation reasons kept so
-//! domain code can tell which condition failed.
+//! domain code can tell which condition failed, and faults told apart by
+//! what they mean for the client: a read that failed can simply be retried
+//! (`Unavailable`), a write whose answer never came may or may not have
+//! been applied (`OutcomeUnknown`).
 
 use aws_sdk_dynamodb::{
     error::{ProvideErrorMetadata, SdkError},
@@ -21,8 +24,18 @@ pub enum DbError {
     /// A transaction larger than the database accepts.
     #[error("a transaction of {items} items exceeds the limit of {limit}")]
     TooManyItems { items: usize, limit: usize },
-    #[error("throttled: {0}")]
-    Throttled(String),
+    /// A write would store an item over DynamoDB's 400 KB.
+    #[error("the item would take {bytes} bytes (largest attribute: {attribute})")]
+    ItemTooLarge { attribute: String, bytes: usize },
+    /// Throttled, unreachable or failing, with nothing written: retry later.
+    #[error("database unavailable: {0}")]
+    Unavailable(String),
+    /// A write was sent but no answer came: it may or may not be applied.
+    #[error("database outcome unknown: {0}")]
+    OutcomeUnknown(String),
+    /// Another request with the same `Idempotency-Key` took this one over.
+    #[error("superseded by a retry with the same idempotency key")]
+    Superseded,
     #[error("dynamodb: {0}")]
     Service(String),
     #[error("item does not match its model: {0}")]
@@ -42,64 +55,88 @@ impl DbError {
     }
 }
 
-fn classify(code: Option<&str>, text: String) -> DbError {
+/// Whether a call reads or writes: a write that may have reached the
+/// database cannot be called failed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Op {
+    Read,
+    Write,
+}
+
+fn classify(code: Option<&str>, message: Option<&str>, text: String, op: Op) -> DbError {
     match code {
         Some("ConditionalCheckFailedException") => DbError::ConditionFailed,
         Some("TransactionConflictException") => DbError::TransactionConflict,
         Some(
             "ProvisionedThroughputExceededException"
             | "ThrottlingException"
-            | "RequestLimitExceeded",
-        ) => DbError::Throttled(text),
+            | "RequestLimitExceeded"
+            | "LimitExceededException",
+        ) => DbError::Unavailable(text),
+        Some("ValidationException")
+            if message.is_some_and(|m| m.contains("Item size") || m.contains("item size")) =>
+        {
+            DbError::ItemTooLarge {
+                attribute: String::new(),
+                bytes: 0,
+            }
+        }
+        Some("InternalServerError" | "ServiceUnavailable" | "InternalFailure") => unknown(op, text),
         _ => DbError::Service(text),
     }
 }
 
-macro_rules! from_sdk {
-    ($($ty:ty),*) => {$(
-        impl From<SdkError<$ty>> for DbError {
-            fn from(e: SdkError<$ty>) -> Self {
-                let code = e.code().map(str::to_owned);
-                classify(code.as_deref(), format!("{}", aws_sdk_dynamodb::error::DisplayErrorContext(&e)))
-            }
-        }
-    )*};
+fn unknown(op: Op, text: String) -> DbError {
+    match op {
+        Op::Read => DbError::Unavailable(text),
+        Op::Write => DbError::OutcomeUnknown(text),
+    }
 }
 
-from_sdk!(
-    aws_sdk_dynamodb::operation::get_item::GetItemError,
-    aws_sdk_dynamodb::operation::put_item::PutItemError,
-    aws_sdk_dynamodb::operation::update_item::UpdateItemError,
-    aws_sdk_dynamodb::operation::delete_item::DeleteItemError,
-    aws_sdk_dynamodb::operation::query::QueryError,
-    aws_sdk_dynamodb::operation::batch_get_item::BatchGetItemError,
-    aws_sdk_dynamodb::operation::batch_write_item::BatchWriteItemError
-);
-
-impl From<SdkError<TransactWriteItemsError>> for DbError {
-    fn from(e: SdkError<TransactWriteItemsError>) -> Self {
-        if let Some(TransactWriteItemsError::TransactionCanceledException(c)) = e.as_service_error()
-        {
-            let reasons: Vec<String> = c
-                .cancellation_reasons()
-                .iter()
-                .map(|r| r.code().unwrap_or("None").to_string())
-                .collect();
-            if reasons.iter().any(|r| r == "TransactionConflict") {
-                return DbError::TransactionConflict;
-            }
-            if reasons
-                .iter()
-                .any(|r| r == "ThrottlingError" || r == "ProvisionedThroughputExceeded")
-            {
-                return DbError::Throttled(format!("{reasons:?}"));
-            }
-            return DbError::Cancelled(reasons);
+/// Maps an SDK failure. Timeouts, lost connections and broken responses
+/// are faults of the database's reachability, not of the request.
+pub(crate) fn from_sdk<E>(e: SdkError<E>, op: Op) -> DbError
+where
+    E: ProvideErrorMetadata + std::error::Error + Send + Sync + 'static,
+{
+    let text = format!("{}", aws_sdk_dynamodb::error::DisplayErrorContext(&e));
+    match &e {
+        SdkError::ServiceError(_) => classify(e.code(), e.message(), text, op),
+        SdkError::DispatchFailure(d) if d.is_io() && op == Op::Read => DbError::Unavailable(text),
+        SdkError::TimeoutError(_) | SdkError::DispatchFailure(_) | SdkError::ResponseError(_) => {
+            unknown(op, text)
         }
-        let code = e.code().map(str::to_owned);
-        classify(
-            code.as_deref(),
-            format!("{}", aws_sdk_dynamodb::error::DisplayErrorContext(&e)),
-        )
+        _ => DbError::Service(text),
     }
+}
+
+/// Transaction failures keep their per-item reasons.
+pub(crate) fn from_transact(e: SdkError<TransactWriteItemsError>) -> DbError {
+    if let Some(TransactWriteItemsError::TransactionCanceledException(c)) = e.as_service_error() {
+        let reasons: Vec<String> = c
+            .cancellation_reasons()
+            .iter()
+            .map(|r| r.code().unwrap_or("None").to_string())
+            .collect();
+        if reasons.iter().any(|r| r == "TransactionConflict") {
+            return DbError::TransactionConflict;
+        }
+        if reasons
+            .iter()
+            .any(|r| r == "ThrottlingError" || r == "ProvisionedThroughputExceeded")
+        {
+            return DbError::Unavailable(format!("{reasons:?}"));
+        }
+        if reasons.iter().any(|r| r == "ValidationError") {
+            let text = format!("{}", aws_sdk_dynamodb::error::DisplayErrorContext(&e));
+            if text.contains("Item size") || text.contains("item size") {
+                return DbError::ItemTooLarge {
+                    attribute: String::new(),
+                    bytes: 0,
+                };
+            }
+        }
+        return DbError::Cancelled(reasons);
+    }
+    from_sdk(e, Op::Write)
 }

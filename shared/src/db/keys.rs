@@ -283,3 +283,10 @@ pub fn app_deployments_pk(team: &str, app: &str) -> String {
 pub fn team_queue_pk(team: &str) -> String {
     format!("DQUEUE#{}", team.to_lowercase())
 }
+
+// --- Requests that carry an `Idempotency-Key`: one item per caller and
+// key (its SHA-256), expired by the table's TTL attribute `ttl`.
+
+pub fn idempotency(caller_id: i64, key_hash: &str) -> Item {
+    key(&format!("IDEM#{caller_id}#{key_hash}"), "IDEM")
+}

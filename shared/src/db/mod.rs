@@ -1,14 +1,29 @@
 //! DynamoDB access. Every call goes through [`Db`], which adds the table
 //! name, asks for consumed capacity and records both in the request's
 //! [`Metrics`], so the per-request log line is complete.
+//!
+//! Faults are bounded: every call has connect, attempt and operation
+//! timeouts, so a stalled database answers within seconds; reads and
+//! transactions (which carry an idempotency token) are retried by the SDK,
+//! single writes are not (a second `ADD` would count twice); batch retry
+//! loops give up after a few rounds.
 
 mod error;
 pub mod keys;
 mod metrics;
+pub mod size;
 pub mod table;
 pub mod tx;
 
-use std::{collections::HashMap, future::Future, sync::Arc, time::Duration};
+use std::{
+    collections::HashMap,
+    future::Future,
+    sync::{
+        Arc, Mutex,
+        atomic::{AtomicBool, Ordering},
+    },
+    time::Duration,
+};
 
 use aws_sdk_dynamodb::{
     Client,
@@ -21,6 +36,7 @@ use aws_sdk_dynamodb::{
 };
 use serde::{Serialize, de::DeserializeOwned};
 
+use error::{Op, from_sdk, from_transact};
 pub use error::DbError;
 pub use metrics::{Metrics, MetricsSnapshot};
 pub use tx::Tx;
@@ -30,11 +46,27 @@ use crate::Config;
 /// One DynamoDB item.
 pub type Item = HashMap<String, AttributeValue>;
 
-/// Builds the one DynamoDB client of the process. With `DYNAMODB_ENDPOINT`
-/// set (DynamoDB Local) it falls back to dummy credentials and a region, so
-/// local runs need no AWS set-up.
-pub async fn connect(config: &Config) -> Client {
-    let mut loader = aws_config::defaults(aws_config::BehaviorVersion::latest());
+/// Builds the DynamoDB clients of the process: one that retries (reads and
+/// transactions, which carry an idempotency token) and one that does not
+/// (single writes). With `DYNAMODB_ENDPOINT` set (DynamoDB Local) it falls
+/// back to dummy credentials and a region, so local runs need no AWS set-up.
+pub async fn connect(config: &Config) -> Clients {
+    use aws_config::{retry::RetryConfig, timeout::TimeoutConfig};
+    let timeouts = TimeoutConfig::builder()
+        .connect_timeout(config.db_connect_timeout)
+        .operation_attempt_timeout(config.db_attempt_timeout)
+        .operation_timeout(config.db_operation_timeout)
+        .build();
+    let mut loader = aws_config::defaults(aws_config::BehaviorVersion::latest())
+        .timeout_config(timeouts)
+        // Short backoffs: the whole call must end within the operation
+        // timeout (the SDK's default first backoff is a second).
+        .retry_config(
+            RetryConfig::standard()
+                .with_max_attempts(3)
+                .with_initial_backoff(Duration::from_millis(25))
+                .with_max_backoff(Duration::from_millis(500)),
+        );
     if let Some(endpoint) = &config.dynamodb_endpoint {
         loader = loader.endpoint_url(endpoint);
         if std::env::var_os("AWS_REGION").is_none()
@@ -48,16 +80,48 @@ pub async fn connect(config: &Config) -> Client {
             ));
         }
     }
-    Client::new(&loader.load().await)
+    let shared = loader.load().await;
+    let once = aws_sdk_dynamodb::config::Builder::from(&shared)
+        .retry_config(RetryConfig::disabled())
+        .build();
+    Clients {
+        retrying: Client::new(&shared),
+        once: Client::from_conf(once),
+    }
+}
+
+/// The process's clients (see [`connect`]).
+#[derive(Clone, Debug)]
+pub struct Clients {
+    pub retrying: Client,
+    pub once: Client,
+}
+
+/// What one request's transactions must also do when the request carries
+/// an `Idempotency-Key`: mark the key's item committed, on condition that
+/// this attempt still owns it.
+#[derive(Clone, Debug)]
+pub struct Marker {
+    pub key: Item,
+    pub attempt: String,
+}
+
+/// Per-request state besides the metrics.
+#[derive(Debug, Default)]
+struct RequestState {
+    marker: Mutex<Option<Marker>>,
+    committed: AtomicBool,
+    writes_started: AtomicBool,
 }
 
 /// A handle on the table for one request: cheap to clone, and every clone
 /// adds to the same [`Metrics`].
 #[derive(Clone, Debug)]
 pub struct Db {
-    client: Client,
+    clients: Clients,
     table: Arc<str>,
     metrics: Arc<Metrics>,
+    request: Arc<RequestState>,
     transaction_limit: usize,
 }
 
@@ -102,13 +166,25 @@ impl Consumed for aws_sdk_dynamodb::operation::batch_get_item::BatchGetItemOutpu
 }
 
 impl Db {
-    pub fn new(client: Client, table: impl Into<Arc<str>>) -> Self {
+    pub fn new(clients: Clients, table: impl Into<Arc<str>>) -> Self {
         Self {
-            client,
+            clients,
             table: table.into(),
             metrics: Arc::default(),
+            request: Arc::default(),
             transaction_limit: 100,
         }
+    }
+
+    /// A handle over one client for both kinds of call (tools and tests).
+    pub fn with_client(client: Client, table: impl Into<Arc<str>>) -> Self {
+        Self::new(
+            Clients {
+                retrying: client.clone(),
+                once: client,
+            },
+            table,
+        )
     }
 
     /// The same handle, with the database's transaction size limit.
@@ -117,22 +193,43 @@ impl Db {
         self
     }
 
-    /// A handle with fresh metrics, for the next request.
+    /// A handle with fresh metrics and state, for the next request.
     pub fn for_request(&self) -> Self {
         Self {
-            client: self.client.clone(),
+            clients: self.clients.clone(),
             table: self.table.clone(),
             metrics: Arc::default(),
+            request: Arc::default(),
             transaction_limit: self.transaction_limit,
         }
+    }
+
+    /// Makes every later transaction of this request mark `marker`'s item.
+    pub fn mark_idempotent(&self, marker: Marker) {
+        *self
+            .request
+            .marker
+            .lock()
+            .unwrap_or_else(|p| p.into_inner()) = Some(marker);
+    }
+
+    /// Whether a transaction of this request committed.
+    pub fn committed(&self) -> bool {
+        self.request.committed.load(Ordering::SeqCst)
+    }
+
+    /// Whether this request has sent a write (its outcome may be unknown).
+    pub fn writes_started(&self) -> bool {
+        self.request.writes_started.load(Ordering::SeqCst)
     }
 
     pub fn table(&self) -> &str {
         &self.table
     }
 
+    /// The retrying client, for table administration (bootstrap, tools).
     pub fn client(&self) -> &Client {
-        &self.client
+        &self.clients.retrying
     }
 
     pub fn metrics(&self) -> MetricsSnapshot {
@@ -142,6 +239,7 @@ impl Db {
     async fn record<T: Consumed, E>(
         &self,
         op: &'static str,
+        kind: Op,
         call: impl Future<Output = Result<T, aws_sdk_dynamodb::error::SdkError<E>>>,
     ) -> Result<T, DbError>
     where
@@ -150,15 +248,27 @@ impl Db {
             + Send
             + Sync
             + 'static,
-        DbError: From<aws_sdk_dynamodb::error::SdkError<E>>,
     {
+        self.record_with(op, kind, call, |e| from_sdk(e, kind)).await
+    }
+
+    async fn record_with<T: Consumed, E>(
+        &self,
+        op: &'static str,
+        kind: Op,
+        call: impl Future<Output = Result<T, E>>,
+        map: impl FnOnce(E) -> DbError,
+    ) -> Result<T, DbError> {
+        if kind == Op::Write {
+            self.request.writes_started.store(true, Ordering::SeqCst);
+        }
         self.metrics.start();
         let result = call.await;
         match &result {
             Ok(out) => self.metrics.add(op, out.consumed()),
             Err(_) => self.metrics.add(op, Vec::new()),
         }
-        result.map_err(DbError::from)
+        result.map_err(map)
     }
 
     /// Strongly consistent read of one item.
@@ -171,12 +281,13 @@ impl Db {
         f: impl FnOnce(GetItemFluentBuilder) -> GetItemFluentBuilder,
     ) -> Result<Option<Item>, DbError> {
         let b = self
-            .client
+            .clients
+            .retrying
             .get_item()
             .table_name(&*self.table)
             .consistent_read(true)
             .return_consumed_capacity(ReturnConsumedCapacity::Total);
-        Ok(self.record("GetItem", f(b).send()).await?.item)
+        Ok(self.record("GetItem", Op::Read, f(b).send()).await?.item)
     }
 
     /// Reads one item and decodes it.
@@ -188,24 +299,37 @@ impl Db {
         &self,
         f: impl FnOnce(PutItemFluentBuilder) -> PutItemFluentBuilder,
     ) -> Result<(), DbError> {
-        let b = self
-            .client
+        let b = f(self
+            .clients
+            .once
             .put_item()
             .table_name(&*self.table)
-            .return_consumed_capacity(ReturnConsumedCapacity::Total);
-        self.record("PutItem", f(b).send()).await.map(|_| ())
+            .return_consumed_capacity(ReturnConsumedCapacity::Total));
+        if let Some(item) = b.get_item() {
+            size::check_item(item)?;
+        }
+        self.record("PutItem", Op::Write, b.send())
+            .await
+            .map(|_| ())
     }
 
     pub async fn update(
         &self,
         f: impl FnOnce(UpdateItemFluentBuilder) -> UpdateItemFluentBuilder,
     ) -> Result<Option<Item>, DbError> {
-        let b = self
-            .client
+        let b = f(self
+            .clients
+            .once
             .update_item()
             .table_name(&*self.table)
-            .return_consumed_capacity(ReturnConsumedCapacity::Total);
-        Ok(self.record("UpdateItem", f(b).send()).await?.attributes)
+            .return_consumed_capacity(ReturnConsumedCapacity::Total));
+        if let Some(values) = b.get_expression_attribute_values() {
+            size::check(values.iter(), 0)?;
+        }
+        Ok(self
+            .record("UpdateItem", Op::Write, b.send())
+            .await?
+            .attributes)
     }
 
     pub async fn delete(
@@ -213,11 +337,14 @@ impl Db {
         f: impl FnOnce(DeleteItemFluentBuilder) -> DeleteItemFluentBuilder,
     ) -> Result<(), DbError> {
         let b = self
-            .client
+            .clients
+            .once
             .delete_item()
             .table_name(&*self.table)
             .return_consumed_capacity(ReturnConsumedCapacity::Total);
-        self.record("DeleteItem", f(b).send()).await.map(|_| ())
+        self.record("DeleteItem", Op::Write, f(b).send())
+            .await
+            .map(|_| ())
     }
 
     /// One page of a query (the caller sets key condition, limit, cursor).
@@ -226,11 +353,12 @@ impl Db {
         f: impl FnOnce(QueryFluentBuilder) -> QueryFluentBuilder,
     ) -> Result<aws_sdk_dynamodb::operation::query::QueryOutput, DbError> {
         let b = self
-            .client
+            .clients
+            .retrying
             .query()
             .table_name(&*self.table)
             .return_consumed_capacity(ReturnConsumedCapacity::Total);
-        self.record("Query", f(b).send()).await
+        self.record("Query", Op::Read, f(b).send()).await
     }
 
     /// All items under one partition key whose sort key begins with `prefix`.
@@ -263,18 +391,25 @@ impl Db {
         let mut pending = keys;
         let mut attempt = 0u32;
         while !pending.is_empty() {
+            if attempt == BATCH_ROUNDS {
+                return Err(DbError::Unavailable(format!(
+                    "{} keys still unprocessed after {BATCH_ROUNDS} rounds",
+                    pending.len()
+                )));
+            }
             let request = KeysAndAttributes::builder()
                 .set_keys(Some(pending))
                 .consistent_read(true)
                 .build()
                 .map_err(|e| DbError::Service(e.to_string()))?;
             let call = self
-                .client
+                .clients
+                .retrying
                 .batch_get_item()
                 .request_items(&*self.table, request)
                 .return_consumed_capacity(ReturnConsumedCapacity::Total)
                 .send();
-            let out = self.record("BatchGetItem", call).await?;
+            let out = self.record("BatchGetItem", Op::Read, call).await?;
             if let Some(mut responses) = out.responses {
                 found.extend(responses.remove(&*self.table).unwrap_or_default());
             }
@@ -338,13 +473,21 @@ impl Db {
             let mut pending = chunk.to_vec();
             let mut attempt = 0;
             while !pending.is_empty() {
+                if attempt == BATCH_ROUNDS {
+                    return Err(DbError::Unavailable(format!(
+                        "{} writes still unprocessed after {BATCH_ROUNDS} rounds",
+                        pending.len()
+                    )));
+                }
+                // Batch puts and deletes are idempotent: the SDK may retry.
                 let call = self
-                    .client
+                    .clients
+                    .retrying
                     .batch_write_item()
                     .request_items(&*self.table, pending)
                     .return_consumed_capacity(ReturnConsumedCapacity::Total)
                     .send();
-                let out = self.record("BatchWriteItem", call).await?;
+                let out = self.record("BatchWriteItem", Op::Write, call).await?;
                 pending = out
                     .unprocessed_items
                     .and_then(|mut m| m.remove(&*self.table))
@@ -358,11 +501,31 @@ impl Db {
         Ok(())
     }
 
-    /// One all-or-nothing transaction. A transaction conflict (another
-    /// writer on the same items) is retried a few times before giving up;
-    /// a failed condition is returned at once with its per-item reasons.
+    /// One all-or-nothing transaction. It carries a client request token,
+    /// so the SDK's retries after a lost answer cannot apply it twice. A
+    /// transaction conflict (another writer on the same items) is retried
+    /// a few times before giving up; a failed condition is returned at once
+    /// with its per-item reasons. In a request with an idempotency key the
+    /// key's marker rides along as the last item.
     pub async fn transact(&self, tx: Tx) -> Result<(), DbError> {
-        let items = tx.items;
+        let mut items = tx.items;
+        let marker = self
+            .request
+            .marker
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone();
+        let marker_at = items.len();
+        if let Some(m) = &marker {
+            let mut t = Tx::new(self.table.clone());
+            t.update(
+                m.key.clone(),
+                "SET committed = :yes",
+                &[(":yes", AttributeValue::Bool(true)), (":a", s(&m.attempt))],
+                Some("attempt = :a"),
+            )?;
+            items.extend(t.items);
+        }
         if items.len() > self.transaction_limit {
             return Err(DbError::TooManyItems {
                 items: items.len(),
@@ -371,13 +534,19 @@ impl Db {
         }
         let mut attempt = 0;
         loop {
+            let token = hex::encode(rand::random::<[u8; 16]>());
             let call = self
-                .client
+                .clients
+                .retrying
                 .transact_write_items()
                 .set_transact_items(Some(items.clone()))
+                .client_request_token(token)
                 .return_consumed_capacity(ReturnConsumedCapacity::Total)
                 .send();
-            match self.record("TransactWriteItems", call).await {
+            match self
+                .record_with("TransactWriteItems", Op::Write, call, from_transact)
+                .await
+            {
                 // Writes that count on one item (a project's or a server's
                 // applications) collide under load; they are short, so a
                 // few jittered retries get through.
@@ -385,7 +554,18 @@ impl Db {
                     attempt += 1;
                     backoff(attempt).await;
                 }
-                other => return other.map(|_| ()),
+                Err(DbError::Cancelled(reasons))
+                    if marker.is_some()
+                        && reasons.get(marker_at).map(String::as_str)
+                            == Some("ConditionalCheckFailed") =>
+                {
+                    return Err(DbError::Superseded);
+                }
+                Ok(_) => {
+                    self.request.committed.store(true, Ordering::SeqCst);
+                    return Ok(());
+                }
+                Err(e) => return Err(e),
             }
         }
     }
@@ -409,6 +589,9 @@ impl Db {
             .ok_or_else(|| DbError::Decode(format!("counter {counter} has no number")))
     }
 }
+
+/// Rounds of a batch call before unprocessed keys or writes give up.
+const BATCH_ROUNDS: u32 = 6;
 
 async fn backoff(attempt: u32) {
     let jitter = rand::random::<u64>() % 20;

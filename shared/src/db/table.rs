@@ -38,6 +38,10 @@ pub const INDEXES: [Index; 2] = [
     },
 ];
 
+/// The attribute DynamoDB's TTL reads (Unix seconds): idempotency records
+/// expire by it.
+pub const TTL: &str = "ttl";
+
 /// Every key attribute (all strings), as `AttributeDefinitions` lists them.
 pub fn key_attributes() -> Vec<&'static str> {
     let mut names = vec![PK, SK];
@@ -121,6 +125,7 @@ pub async fn create_if_missing(client: &Client, table: &str) -> Result<bool, DbE
             })?;
         let status = out.table().and_then(|t| t.table_status().cloned());
         if status == Some(aws_sdk_dynamodb::types::TableStatus::Active) {
+            enable_ttl(client, table).await?;
             return Ok(true);
         }
         tokio::time::sleep(std::time::Duration::from_millis(100)).await;
@@ -128,4 +133,26 @@ pub async fn create_if_missing(client: &Client, table: &str) -> Result<bool, DbE
     Err(DbError::Service(format!(
         "table {table} did not become active"
     )))
+}
+
+async fn enable_ttl(client: &Client, table: &str) -> Result<(), DbError> {
+    let spec = aws_sdk_dynamodb::types::TimeToLiveSpecification::builder()
+        .attribute_name(TTL)
+        .enabled(true)
+        .build()
+        .map_err(|e| DbError::Service(e.to_string()))?;
+    match client
+        .update_time_to_live()
+        .table_name(table)
+        .time_to_live_specification(spec)
+        .send()
+        .await
+    {
+        Ok(_) => Ok(()),
+        // Already on (a parallel creator got there first).
+        Err(e) if format!("{e:?}").contains("already enabled") => Ok(()),
+        Err(e) => Err(DbError::Service(
+            aws_sdk_dynamodb::error::DisplayErrorContext(&e).to_string(),
+        )),
+    }
 }

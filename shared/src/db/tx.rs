@@ -10,7 +10,7 @@ use aws_sdk_dynamodb::types::{
     AttributeValue, ConditionCheck, Delete, Put, TransactWriteItem, Update,
 };
 
-use super::{DbError, Item};
+use super::{DbError, Item, size};
 
 #[derive(Clone, Debug)]
 pub struct Tx {
@@ -51,6 +51,7 @@ impl Tx {
         condition: &str,
         values: &[(&str, AttributeValue)],
     ) -> Result<&mut Self, DbError> {
+        size::check_item(&item)?;
         let mut b = Put::builder()
             .table_name(&*self.table)
             .set_item(Some(item))
@@ -191,6 +192,25 @@ impl Tx {
         values: &[(&str, AttributeValue)],
         condition: Option<&str>,
     ) -> Result<&mut Self, DbError> {
+        // What the update writes (the item's other attributes are not
+        // known here; record updates write every field of the record).
+        let written = values
+            .iter()
+            .map(|(_, v)| size::value(v))
+            .chain(names.iter().map(|(_, n)| n.len()))
+            .sum::<usize>();
+        if written > size::ITEM_LIMIT {
+            let attribute = names
+                .iter()
+                .zip(values)
+                .max_by_key(|(_, (_, v))| size::value(v))
+                .map(|((_, n), _)| n.to_string())
+                .unwrap_or_default();
+            return Err(DbError::ItemTooLarge {
+                attribute,
+                bytes: written,
+            });
+        }
         let mut u = Update::builder()
             .table_name(&*self.table)
             .set_key(Some(key))

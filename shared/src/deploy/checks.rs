@@ -317,16 +317,9 @@ pub fn not_blank(attr: &str, value: &str) -> Result<(), String> {
 }
 
 /// A compose file: YAML whose top level maps `services` to at least one
-/// service.
+/// service, checked at a cost bounded for any input ([`super::compose`]).
 pub fn compose_yaml(attr: &str, value: &str) -> Result<(), String> {
-    let doc: serde_yaml::Value =
-        serde_yaml::from_str(value).map_err(|e| format!("The {attr} is not valid YAML: {e}"))?;
-    match doc.get("services") {
-        Some(serde_yaml::Value::Mapping(m)) if !m.is_empty() => Ok(()),
-        _ => Err(format!(
-            "The {attr} must be a compose file with a services mapping."
-        )),
-    }
+    super::compose::check(attr, value).map(|_| ())
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@
 pub mod apps;
 pub mod body;
 pub mod checks;
+pub mod compose;
 pub mod create;
 pub mod deployments;
 pub mod domains;

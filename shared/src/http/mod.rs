@@ -1,11 +1,16 @@
 //! HTTP plumbing shared by every function: the route table and dispatcher,
-//! request parsing, response builders and Gitea paging.
+//! the request lifecycle (limits, idempotency), request parsing, response
+//! builders and Gitea paging.
 
+pub mod idempotency;
+pub mod limits;
 pub mod paging;
 mod request;
 pub mod response;
+mod route;
 mod router;
 
 pub use request::{Ctx, Query};
 pub use response::Response;
-pub use router::{App, BoxFuture, Guard, PathRouter, Route, Service, handle, run};
+pub use route::{Guard, Limits, Route, Sees};
+pub use router::{App, BoxFuture, PathRouter, Service, handle, run};

@@ -8,36 +8,15 @@ use std::{future::Future, pin::Pin, sync::Arc, time::Instant};
 
 use lambda_http::{Body, Request, RequestExt, http::HeaderValue};
 
-use super::{Ctx, Query, Response};
+use super::{Ctx, Query, Response, Route, idempotency, limits};
 use crate::{
     Config, Error, Result,
-    auth::{
-        self, Caller,
-        scope::{Ability, Category},
-    },
+    auth::{self, Caller, public_only},
     db::{self, Db},
     error::Dialect,
 };
 
 pub type BoxFuture<'a> = Pin<Box<dyn Future<Output = Result<Response>> + Send + 'a>>;
-
-/// What a route demands of a token before its handler runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Guard {
-    /// Gitea scope category; GET needs `read:<c>`, other methods `write:<c>`.
-    Scope(Category),
-    /// Coolify ability (`root` passes every one).
-    Ability(Ability),
-}
-
-/// One entry of a function's route table.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Route {
-    pub method: &'static str,
-    /// Path template in API Gateway syntax (`/api/v1/users/{username}`).
-    pub path: &'static str,
-    pub guard: Guard,
-}
 
 /// What `routes!` generates for a function.
 pub trait Service: Send + Sync + 'static {
@@ -93,15 +72,17 @@ impl PathRouter {
     }
 }
 
-/// Declares a function's routes: `METHOD "path" guard => handler;` lines.
-/// Generates `ROUTES` and the `Api` service that dispatches to them.
+/// Declares a function's routes, one per line:
+/// `METHOD "path" { guard: .., sees: &[..], idempotent: .., limits: .. } => handler;`
+/// Every field of [`Route`] must be given. Generates `ROUTES` and the `Api`
+/// service that dispatches to the handlers.
 #[macro_export]
 macro_rules! routes {
-    (dialect: $dialect:ident; $($method:ident $path:literal $guard:expr => $handler:path;)*) => {
+    (dialect: $dialect:ident; $($method:ident $path:literal { $($field:ident: $value:expr),* $(,)? } => $handler:path;)*) => {
         /// Every route this function serves (template.yaml and the local
         /// router must list the same, a test checks).
         pub const ROUTES: &[$crate::http::Route] = &[
-            $($crate::http::Route { method: stringify!($method), path: $path, guard: $guard },)*
+            $($crate::http::Route { method: stringify!($method), path: $path, $($field: $value),* },)*
         ];
 
         /// The function's request dispatcher.
@@ -135,8 +116,8 @@ pub struct App {
 
 impl App {
     pub async fn new(config: Config) -> Self {
-        let client = db::connect(&config).await;
-        let db = Db::new(client, config.table_name.clone())
+        let clients = db::connect(&config).await;
+        let db = Db::new(clients, config.table_name.clone())
             .with_transaction_limit(config.transaction_limit);
         Self {
             config: Arc::new(config),
@@ -161,25 +142,31 @@ pub async fn handle<S: Service>(app: &App, req: Request) -> Response {
     let config = app
         .config
         .for_host(header("host"), header("x-forwarded-proto"));
+    let render = |e: Error| {
+        if e.status(S::DIALECT).is_server_error() {
+            tracing::error!(request_id, error = %e, "request failed");
+        }
+        e.into_response(S::DIALECT, &config, &request_id)
+    };
 
-    let (route, user, result) = match prepare::<S>(&config, req, db.clone(), &request_id).await {
+    let prepared = Box::pin(prepare::<S>(&config, req, db.clone(), &request_id)).await;
+    let (route, user, mut res) = match prepared {
         Ok((index, cx)) => {
-            let route = S::routes()[index].path;
+            let route = &S::routes()[index];
             let user = cx.caller.principal().map(|p| p.user.name.clone());
-            (route, user, S::call(index, &cx).await)
+            let res = Box::pin(run_route::<S>(index, route, &cx, render)).await;
+            (Some(route), user, res)
         }
-        Err(e) => ("", None, Err(e)),
+        Err(e) => (None, None, render(e)),
     };
-
-    let mut res = match result {
-        Ok(res) => res,
-        Err(e) => {
-            if e.status(S::DIALECT).is_server_error() {
-                tracing::error!(request_id, error = %e, "request failed");
-            }
-            e.into_response(S::DIALECT, &config, &request_id)
-        }
-    };
+    if let Some(route) = route
+        && let Err(limits::TooLarge(bytes)) = limits::fit(&mut res, &route.limits)
+    {
+        res = render(Error::Internal(format!(
+            "the response would take {bytes} bytes, over Lambda's limit, even with {:?} left out",
+            route.limits
+        )));
+    }
     if let Ok(v) = HeaderValue::from_str(&request_id) {
         res.headers_mut().insert("x-request-id", v);
     }
@@ -188,7 +175,7 @@ pub async fn handle<S: Service>(app: &App, req: Request) -> Response {
         request_id,
         method,
         path,
-        route,
+        route = route.map_or("", |r| r.path),
         user,
         status = res.status().as_u16(),
         latency_ms = started.elapsed().as_millis() as u64,
@@ -220,8 +207,9 @@ async fn prepare<S: Service>(
         Body::Binary(b) => b,
         _ => Vec::new(),
     };
-    if body.len() > config.max_body_bytes {
-        return Err(Error::PayloadTooLarge(config.max_body_bytes));
+    let limit = route.limits.body.min(config.max_body_bytes);
+    if body.len() > limit {
+        return Err(Error::PayloadTooLarge(limit));
     }
     let caller = auth::authenticate(&db, &parts.headers, &query, S::DIALECT).await?;
     let mut cx = Ctx {
@@ -240,6 +228,66 @@ async fn prepare<S: Service>(
     auth::check_guard(&caller, route.guard, cx.method.as_str(), S::DIALECT)?;
     cx.caller = caller;
     Ok((index, cx))
+}
+
+/// The route's own checks around its handler: `public-only` tokens, the
+/// idempotency key, and the time a request may take.
+async fn run_route<S: Service>(
+    index: usize,
+    route: &Route,
+    cx: &Ctx,
+    render: impl Fn(Error) -> Response,
+) -> Response {
+    let target = public_only::Target {
+        route,
+        params: &cx.params,
+        body: &cx.body,
+    };
+    // Boxed, like the handler: these futures are large, and an unboxed
+    // chain of them overflows a thread's stack in unoptimised builds.
+    if let Err(e) = Box::pin(public_only::check(&cx.db, &cx.caller, &target)).await {
+        return render(e);
+    }
+    let claim = match Box::pin(idempotency_claim(route, cx)).await {
+        Ok(Some(idempotency::Start::Replay(res))) => return res,
+        Ok(Some(idempotency::Start::Run(claim))) => Some(claim),
+        Ok(None) => None,
+        Err(e) => return render(e),
+    };
+    let outcome = tokio::time::timeout(cx.config.request_timeout, S::call(index, cx)).await;
+    let res = match outcome {
+        Ok(Ok(res)) => res,
+        Ok(Err(e)) => render(e),
+        Err(_) if cx.db.writes_started() => render(Error::OutcomeUnknown(
+            "the request ran out of time after it began writing".into(),
+        )),
+        Err(_) => render(Error::Unavailable("the request ran out of time".into())),
+    };
+    if let Some(claim) = claim {
+        Box::pin(idempotency::finish(&cx.db, claim, &res)).await;
+    }
+    res
+}
+
+/// Claims the request's `Idempotency-Key` on routes that honour one.
+async fn idempotency_claim(route: &Route, cx: &Ctx) -> Result<Option<idempotency::Start>> {
+    let Some(raw) = cx.headers.get("idempotency-key").filter(|_| route.idempotent) else {
+        return Ok(None);
+    };
+    let Some(me) = cx.caller.principal() else {
+        return Ok(None);
+    };
+    let key = idempotency::parse_key(raw.as_bytes())?;
+    let target = match cx.query.pairs() {
+        [] => cx.path.clone(),
+        pairs => format!("{}?{pairs:?}", cx.path),
+    };
+    let fp = idempotency::fingerprint(cx.method.as_str(), &target, &cx.body);
+    let start = idempotency::start(&cx.db, me.user.id, key, &fp).await?;
+    if let idempotency::Start::Run(claim) = &start {
+        cx.db.mark_idempotent(claim.marker());
+    }
+    Ok(Some(start))
 }
 
 /// The Lambda entry point of a function: JSON logs, configuration and the

@@ -288,6 +288,21 @@ pub async fn list_by_visibility(db: &Db, private: bool) -> Result<Vec<RepoRecord
     }
 }
 
+/// Whether `owner` holds any private repository: one query of at most one
+/// item on the visibility index (whose sort key starts `owner/`).
+pub async fn has_private(db: &Db, owner: &str) -> Result<bool> {
+    let page = db
+        .query(|q| {
+            q.index_name("gsi2")
+                .key_condition_expression("gsi2pk = :pk AND begins_with(gsi2sk, :owner)")
+                .expression_attribute_values(":pk", db::s(keys::repos_by_visibility(true)))
+                .expression_attribute_values(":owner", db::s(format!("{}/", owner.to_lowercase())))
+                .limit(1)
+        })
+        .await?;
+    Ok(page.count > 0)
+}
+
 /// Counters of many repositories, by id, in batched reads.
 pub async fn stats_many(db: &Db, ids: &[i64]) -> Result<std::collections::HashMap<i64, RepoStats>> {
     let mut out = std::collections::HashMap::new();

@@ -98,9 +98,7 @@ pub async fn visible(
 ) -> Result<Vec<(RepoRecord, Permission)>> {
     let me = caller.principal();
     let admin = me.is_some_and(Principal::is_site_admin);
-    let public_only = me
-        .and_then(Principal::scopes)
-        .is_some_and(|s| s.public_only());
+    let public_only = crate::auth::public_only::limited(caller);
     let grants = match me.filter(|_| !admin) {
         Some(p) => grants(db, p).await?,
         None => Grants::default(),
@@ -180,11 +178,11 @@ pub async fn visible(
             memberships,
             collaborator: grants.collaborations.get(&repo.id).copied(),
             blocked: false,
+            public_only,
+            owner_public: owner.visibility == Visibility::Public,
         };
         let perm = compute(&facts);
-        let hidden_by_token =
-            public_only && (repo.private || owner.visibility != Visibility::Public);
-        if perm.can_see() && !hidden_by_token {
+        if perm.can_see() {
             out.push((repo, perm));
         }
     }

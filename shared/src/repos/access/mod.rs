@@ -133,10 +133,17 @@ pub struct Facts {
     /// The caller's collaborator access.
     pub collaborator: Option<AccessMode>,
     pub blocked: bool,
+    /// The caller's token is limited to public things (`public-only`).
+    pub public_only: bool,
+    /// The owner is public (not limited or private).
+    pub owner_public: bool,
 }
 
 /// The permission rules, as a pure function (tested row by row).
 pub fn compute(f: &Facts) -> Permission {
+    if f.public_only && (f.private || !f.owner_public) {
+        return Permission::default();
+    }
     let full = |m: AccessMode| (m, m, m);
     let (mut mode, mut issues, mut pulls) = full(AccessMode::None);
     let mut raise = |m: AccessMode, i: AccessMode, p: AccessMode| {
@@ -240,6 +247,8 @@ pub async fn load(db: &Db, caller: &Caller, owner: &str, name: &str) -> Result<R
         repo_teams: Vec::new(),
         collaborator: None,
         blocked: blocked?,
+        public_only: crate::auth::public_only::limited(caller),
+        owner_public: owner_rec.visibility == Visibility::Public,
     };
     // Grants can only raise access; skip reading them when nothing can.
     let org_owner = facts
@@ -282,27 +291,11 @@ fn owner_visible(owner: &UserRecord, me: Option<&Principal>, member: bool) -> bo
     }
 }
 
-/// A `public-only` token may not touch private repositories (403).
-pub fn check_public_only(caller: &Caller, ctx: &RepoContext, what: &str) -> Result<()> {
-    let limited = caller
-        .principal()
-        .and_then(Principal::scopes)
-        .is_some_and(|s| s.public_only());
-    if limited && (ctx.repo.private || ctx.owner.visibility != Visibility::Public) {
-        return Err(Error::Forbidden(format!(
-            "token scope is limited to public {what}"
-        )));
-    }
-    Ok(())
-}
-
 /// The repository named by the `{owner}` and `{repo}` path parameters, as
-/// the caller may see it; `what` names the resource for the `public-only`
-/// refusal ("repos", "issues").
-pub async fn from_path(cx: &crate::http::Ctx, what: &str) -> Result<RepoContext> {
-    let ctx = load(&cx.db, &cx.caller, cx.param("owner"), cx.param("repo")).await?;
-    check_public_only(&cx.caller, &ctx, what)?;
-    Ok(ctx)
+/// the caller may see it (`public-only` tokens were refused private ones
+/// before the handler ran).
+pub async fn from_path(cx: &crate::http::Ctx) -> Result<RepoContext> {
+    load(&cx.db, &cx.caller, cx.param("owner"), cx.param("repo")).await
 }
 
 /// The repository in the path, for routes that write labels or
@@ -310,7 +303,7 @@ pub async fn from_path(cx: &crate::http::Ctx, what: &str) -> Result<RepoContext>
 /// repository is resolved first (404), then the token (401), as Gitea
 /// orders them; a caller who may not write either unit gets 403.
 pub async fn writable_issues_or_pulls(cx: &crate::http::Ctx) -> Result<RepoContext> {
-    let ctx = from_path(cx, "issues").await?;
+    let ctx = from_path(cx).await?;
     cx.signed_in()?;
     if !ctx.perm.can_write_issues_or_pulls() {
         return Err(Error::Forbidden(

@@ -29,6 +29,7 @@ fn team(
 fn base(private: bool) -> Facts {
     Facts {
         owner_visible: true,
+        owner_public: true,
         private,
         has_issues: true,
         has_pulls: true,
@@ -240,4 +241,24 @@ fn blocks_stick_except_for_site_admins() {
         })
         .blocked
     );
+}
+
+#[test]
+fn public_only_tokens_see_nothing_private() {
+    let owner_of = |private| Facts {
+        is_owner: true,
+        signed_in: true,
+        public_only: true,
+        ..base(private)
+    };
+    assert!(compute(&owner_of(false)).is_admin());
+    assert!(
+        !compute(&owner_of(true)).can_see(),
+        "even its owner's public-only token does not reach a private repository"
+    );
+    let in_limited_org = Facts {
+        owner_public: false,
+        ..owner_of(false)
+    };
+    assert!(!compute(&in_limited_org).can_see());
 }

@@ -1,0 +1,261 @@
+//! `Idempotency-Key` on creating routes, with the semantics of the IETF
+//! httpapi draft and Stripe: the same key, caller and request within 24
+//! hours replays the first completed answer (2xx or 4xx) and creates
+//! nothing; a retry while the first is still running gets 409; the same
+//! key with another request gets 422; a 5xx is not kept, so a retry runs.
+//!
+//! One item per key and caller holds the attempt that owns it. Every
+//! transaction of that attempt also sets `committed` on it, on condition
+//! that the attempt still owns the key ([`Db::mark_idempotent`]). So when
+//! an attempt ends with its outcome unknown (the database stalled), a
+//! later retry can tell: either the change committed (the retry gets a
+//! 409 saying so), or it did not, and once the attempt's lease is over the
+//! retry takes the key over, which also stops the stalled attempt's
+//! transaction from ever committing.
+
+use aws_sdk_dynamodb::types::AttributeValue;
+use lambda_http::{
+    Body,
+    http::{HeaderValue, StatusCode},
+};
+use sha2::{Digest, Sha256};
+
+use super::Response;
+use crate::{
+    Error, Result,
+    db::{self, Db, DbError, Item, keys},
+    time,
+};
+
+/// How long a replay stays available.
+const KEEP_SECS: i64 = 24 * 3600;
+/// How long an attempt owns its key before a retry may take it over; more
+/// than a request can last.
+const LEASE_SECS: i64 = 60;
+/// Largest answer kept for replay (an item holds at most 400 KB).
+const MAX_KEPT_BODY: usize = 300 * 1024;
+
+/// An attempt that owns its key.
+pub struct Claim {
+    key: Item,
+    attempt: String,
+}
+
+impl Claim {
+    /// What this attempt's transactions mark.
+    pub fn marker(&self) -> db::Marker {
+        db::Marker {
+            key: self.key.clone(),
+            attempt: self.attempt.clone(),
+        }
+    }
+}
+
+/// What to do with a request that carries a key.
+pub enum Start {
+    /// Run the handler; then [`finish`].
+    Run(Claim),
+    /// Answer with what the first request answered.
+    Replay(Response),
+}
+
+/// The key as sent: 1 to 255 visible ASCII characters.
+pub fn parse_key(raw: &[u8]) -> Result<&str> {
+    match std::str::from_utf8(raw) {
+        Ok(k) if !k.is_empty() && k.len() <= 255 && k.bytes().all(|b| b.is_ascii_graphic()) => {
+            Ok(k)
+        }
+        _ => Err(Error::BadRequest(
+            "Idempotency-Key must be 1 to 255 visible ASCII characters".into(),
+        )),
+    }
+}
+
+/// What makes two requests "the same": method, path, query and body.
+pub fn fingerprint(method: &str, path_and_query: &str, body: &[u8]) -> String {
+    let mut h = Sha256::new();
+    h.update(method.as_bytes());
+    h.update(b" ");
+    h.update(path_and_query.as_bytes());
+    h.update(b"\n");
+    h.update(body);
+    hex::encode(h.finalize())
+}
+
+fn text(item: &Item, name: &str) -> String {
+    item.get(name)
+        .and_then(|v| v.as_s().ok())
+        .cloned()
+        .unwrap_or_default()
+}
+
+fn number(item: &Item, name: &str) -> i64 {
+    item.get(name)
+        .and_then(|v| v.as_n().ok())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0)
+}
+
+/// Claims `key` for this attempt, or says how to answer without running.
+pub async fn start(db: &Db, caller_id: i64, key: &str, fingerprint: &str) -> Result<Start> {
+    let now = time::now();
+    let item_key = keys::idempotency(caller_id, &hex::encode(Sha256::digest(key.as_bytes())));
+    let attempt = hex::encode(rand::random::<[u8; 12]>());
+    let mut item = item_key.clone();
+    item.extend([
+        ("fp".to_string(), db::s(fingerprint)),
+        ("state".to_string(), db::s("pending")),
+        ("attempt".to_string(), db::s(&attempt)),
+        ("lease".to_string(), db::n(now + LEASE_SECS)),
+        ("ttl".to_string(), db::n(now + KEEP_SECS)),
+    ]);
+    let claimed = db
+        .put(|p| {
+            p.set_item(Some(item))
+                .condition_expression("attribute_not_exists(pk) OR #ttl < :now")
+                .expression_attribute_names("#ttl", "ttl")
+                .expression_attribute_values(":now", db::n(now))
+        })
+        .await;
+    match claimed {
+        Ok(()) => {
+            return Ok(Start::Run(Claim {
+                key: item_key,
+                attempt,
+            }));
+        }
+        Err(DbError::ConditionFailed) => {}
+        Err(e) => return Err(e.into()),
+    }
+    let Some(old) = db.get(item_key.clone()).await? else {
+        // Gone in between (a 5xx released it): this retry may run, but
+        // another one may be racing it; let the client come back.
+        return Err(in_progress());
+    };
+    if text(&old, "fp") != fingerprint {
+        return Err(Error::Unprocessable(
+            "Idempotency-Key was already used with a different request".into(),
+        ));
+    }
+    if text(&old, "state") == "done" {
+        return Ok(Start::Replay(replay(&old)));
+    }
+    if old.contains_key("committed") {
+        return Err(if number(&old, "lease") > now {
+            in_progress()
+        } else {
+            Error::Conflict(
+                "the request with this Idempotency-Key was applied, but its answer was lost \
+                 (the database failed after the change); read the resource to see it"
+                    .into(),
+            )
+        });
+    }
+    if number(&old, "lease") > now {
+        return Err(in_progress());
+    }
+    // The earlier attempt never committed and its lease is over: take over.
+    let old_attempt = text(&old, "attempt");
+    let taken = db
+        .update(|u| {
+            u.set_key(Some(item_key.clone()))
+                .update_expression("SET attempt = :a, lease = :l")
+                .condition_expression("attempt = :old AND attribute_not_exists(committed)")
+                .expression_attribute_values(":a", db::s(&attempt))
+                .expression_attribute_values(":l", db::n(now + LEASE_SECS))
+                .expression_attribute_values(":old", db::s(old_attempt))
+        })
+        .await;
+    match taken {
+        Ok(_) => Ok(Start::Run(Claim {
+            key: item_key,
+            attempt,
+        })),
+        Err(DbError::ConditionFailed) => Err(in_progress()),
+        Err(e) => Err(e.into()),
+    }
+}
+
+fn in_progress() -> Error {
+    Error::Conflict(
+        "a request with this Idempotency-Key is still being processed; retry later".into(),
+    )
+}
+
+fn replay(old: &Item) -> Response {
+    let status = StatusCode::from_u16(number(old, "status") as u16).unwrap_or(StatusCode::OK);
+    let body = match old.get("body").and_then(|v| v.as_s().ok()) {
+        Some(b) => Body::Text(b.clone()),
+        None => Body::Empty,
+    };
+    let mut res = Response::new(body);
+    *res.status_mut() = status;
+    let ctype = text(old, "ctype");
+    if let Ok(v) = HeaderValue::from_str(&ctype)
+        && !ctype.is_empty()
+    {
+        res.headers_mut().insert("content-type", v);
+    }
+    res.headers_mut()
+        .insert("idempotent-replayed", HeaderValue::from_static("true"));
+    res
+}
+
+/// Keeps a 2xx or 4xx answer for replay. A 5xx releases the key unless
+/// this attempt committed a change (then a retry learns that it did).
+/// Failures here are logged: the client's answer is already decided.
+pub async fn finish(db: &Db, claim: Claim, res: &Response) {
+    let outcome = if res.status().is_server_error() {
+        if db.committed() {
+            return;
+        }
+        db.delete(|d| {
+            d.set_key(Some(claim.key))
+                .condition_expression("attempt = :a")
+                .expression_attribute_values(":a", db::s(&claim.attempt))
+        })
+        .await
+    } else {
+        let body = match res.body() {
+            Body::Text(t) if t.len() <= MAX_KEPT_BODY => Some(t.clone()),
+            _ => None,
+        };
+        let ctype = res
+            .headers()
+            .get("content-type")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("")
+            .to_string();
+        let mut values: Vec<(&str, AttributeValue)> = vec![
+            (":done", db::s("done")),
+            (":status", db::n(res.status().as_u16())),
+            (":a", db::s(&claim.attempt)),
+        ];
+        let mut expr = "SET #state = :done, #status = :status".to_string();
+        if !ctype.is_empty() {
+            expr.push_str(", ctype = :ctype");
+            values.push((":ctype", db::s(ctype)));
+        }
+        if let Some(b) = body.filter(|b| !b.is_empty()) {
+            expr.push_str(", body = :body");
+            values.push((":body", db::s(b)));
+        }
+        db.update(|mut u| {
+            u = u
+                .set_key(Some(claim.key))
+                .update_expression(expr)
+                .condition_expression("attempt = :a")
+                .expression_attribute_names("#state", "state")
+                .expression_attribute_names("#status", "status");
+            for (k, v) in values {
+                u = u.expression_attribute_values(k, v);
+            }
+            u
+        })
+        .await
+        .map(|_| ())
+    };
+    if let Err(e) = outcome {
+        tracing::warn!(error = %e, "could not record the idempotent outcome");
+    }
+}

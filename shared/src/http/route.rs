@@ -1,0 +1,109 @@
+//! What each route declares, beside its method, path and handler. The
+//! request lifecycle ([`super::handle`]) enforces every declaration, so a
+//! new route gets the checks by being written down, not by its handler
+//! remembering them. [`routes!`](crate::routes) requires every field: a
+//! route that leaves one out does not compile.
+
+use crate::auth::scope::{Ability, Category};
+
+/// What a route demands of a token before its handler runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Guard {
+    /// Gitea scope category; GET needs `read:<c>`, other methods `write:<c>`.
+    Scope(Category),
+    /// Coolify ability (`root` passes every one).
+    Ability(Ability),
+}
+
+/// How the visibility of what a route reads, changes or creates is found,
+/// for tokens limited to public things (`public-only`). Resolved only for
+/// such tokens; every other caller pays nothing for it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sees {
+    /// The caller's own account.
+    Caller,
+    /// A user or organisation named by this path parameter.
+    Owner(&'static str),
+    /// Like `Owner`, for changes that reach every repository of the
+    /// organisation (its teams, labels and blocks): for writes, it must
+    /// also hold no private repository.
+    OrgWide(&'static str),
+    /// A repository named by these path parameters (owner, name).
+    Repo(&'static str, &'static str),
+    /// A team named by this path parameter (its id).
+    Team(&'static str),
+    /// The body's `private` flag: `true` creates a private repository.
+    BodyPrivate,
+    /// The body's `visibility`: anything but `public` creates a private
+    /// user or organisation.
+    BodyVisibility,
+    /// The handler lists only what the caller's token may see (search).
+    Filtered,
+    /// Deploy resources, which are always private to their team.
+    DeployTeam,
+}
+
+impl Sees {
+    /// `/repos/{owner}/{repo}/...`
+    pub const REPO: &'static [Sees] = &[Sees::Repo("owner", "repo")];
+    /// Every deploy route.
+    pub const DEPLOY: &'static [Sees] = &[Sees::DeployTeam];
+}
+
+/// Size limits: of the request body, and what a list may leave out to
+/// stay under Lambda's response limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Largest request body in bytes (the configured `MAX_BODY_BYTES` is a
+    /// ceiling over every route).
+    pub body: usize,
+    /// Fields of each list element (`a.b` reaches into an object) dropped,
+    /// all at once, when the whole response would pass the limit.
+    pub omit: &'static [&'static str],
+    /// If still too large: the only fields each element keeps.
+    pub keep: &'static [&'static str],
+}
+
+impl Limits {
+    /// Routes whose bodies are a few small fields (or none).
+    pub const SMALL: Limits = Limits::body(64 * 1024);
+    /// Routes that take one long text (issue and milestone bodies).
+    pub const TEXT: Limits = Limits::body(512 * 1024);
+    /// Deploy routes that take inline Dockerfiles and compose files.
+    pub const FILES: Limits = Limits::body(1024 * 1024);
+
+    pub const fn body(bytes: usize) -> Limits {
+        Limits {
+            body: bytes,
+            omit: &[],
+            keep: &[],
+        }
+    }
+
+    /// An issue or pull-request list: bodies, refs and milestone
+    /// descriptions may be left out.
+    pub const ISSUES: Limits = Limits::list(&["body", "ref", "milestone.description"]);
+
+    /// A list: small query-only requests; `omit` fields may be left out.
+    pub const fn list(omit: &'static [&'static str]) -> Limits {
+        Limits {
+            body: 64 * 1024,
+            omit,
+            keep: &[],
+        }
+    }
+}
+
+/// One entry of a function's route table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Route {
+    pub method: &'static str,
+    /// Path template in API Gateway syntax (`/api/v1/users/{username}`).
+    pub path: &'static str,
+    pub guard: Guard,
+    /// Where the visibility of the route's targets comes from (at least one).
+    pub sees: &'static [Sees],
+    /// Whether the route honours `Idempotency-Key` (creates do).
+    pub idempotent: bool,
+    pub limits: Limits,
+}
