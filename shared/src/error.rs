@@ -85,7 +85,11 @@ impl From<DbError> for Error {
                 "This request would change {items} items at once; the database accepts at most {limit} in one transaction. Make the change in smaller steps."
             )),
             DbError::ItemTooLarge { attribute, bytes } => {
-                let field = if attribute.is_empty() { "body".to_string() } else { attribute };
+                let field = if attribute.is_empty() {
+                    "body".to_string()
+                } else {
+                    attribute
+                };
                 let size = if bytes == 0 {
                     "more than 400 KB".to_string()
                 } else {
@@ -93,7 +97,9 @@ impl From<DbError> for Error {
                 };
                 Error::field(
                     &field,
-                    format!("is too large to store: the record would take {size}, and one record holds at most 409600 bytes"),
+                    format!(
+                        "is too large to store: the record would take {size}, and one record holds at most 409600 bytes"
+                    ),
                 )
             }
             DbError::Superseded => Error::Conflict(

@@ -9,16 +9,45 @@ pub fn now() -> i64 {
     Utc::now().timestamp()
 }
 
+/// The instants accepted from clients and stored: years 1 to 9999, as in
+/// RFC 3339 (which has four-digit years).
+pub const FIRST: i64 = -62_135_596_800; // 0001-01-01T00:00:00Z
+pub const LAST: i64 = 253_402_300_799; // 9999-12-31T23:59:59Z
+
 /// RFC 3339 with whole seconds; `Z` when the offset is zero, as Go writes it.
+/// Cannot panic: instants outside years 1 to 9999 (which nothing stores)
+/// are clamped, where a time zone's offset could overflow chrono.
 pub fn render(secs: i64, tz: Tz) -> String {
+    let secs = secs.clamp(FIRST + 86_400, LAST - 86_400);
     let utc = DateTime::<Utc>::from_timestamp(secs, 0).unwrap_or_default();
     tz.from_utc_datetime(&utc.naive_utc())
         .to_rfc3339_opts(SecondsFormat::Secs, true)
 }
 
+fn in_range(raw: &str, secs: i64) -> Result<i64, String> {
+    if (FIRST..=LAST).contains(&secs) {
+        Ok(secs)
+    } else {
+        Err(format!("{raw:?} is outside the years 1 to 9999"))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rendering_cannot_panic() {
+        for tz in [
+            Tz::UTC,
+            chrono_tz::Pacific::Kiritimati,
+            chrono_tz::Pacific::Pago_Pago,
+        ] {
+            for secs in [i64::MIN, FIRST, LAST, i64::MAX, 8_210_298_412_799] {
+                assert!(!render(secs, tz).is_empty());
+            }
+        }
+    }
 
     #[test]
     fn renders_like_go() {
@@ -35,7 +64,7 @@ mod tests {
 /// seed's rule for every deadline). A bare `YYYY-MM-DD` is read in `tz`.
 /// Gitea's zero time and the epoch mean "no deadline" (`None`).
 pub fn end_of_day(raw: &str, tz: Tz) -> Result<Option<i64>, String> {
-    use chrono::{FixedOffset, NaiveDate, NaiveTime};
+    use chrono::{Datelike, FixedOffset, NaiveDate, NaiveTime};
     let raw = raw.trim();
     let end = NaiveTime::from_hms_opt(23, 59, 59).unwrap_or_default();
     let (date, offset): (NaiveDate, FixedOffset) = match DateTime::parse_from_rfc3339(raw) {
@@ -52,18 +81,23 @@ pub fn end_of_day(raw: &str, tz: Tz) -> Result<Option<i64>, String> {
             (date, offset)
         }
     };
-    offset
+    if !(1..=9999).contains(&date.year()) {
+        return Err(format!("{raw:?} is outside the years 1 to 9999"));
+    }
+    let secs = offset
         .from_local_datetime(&date.and_time(end))
         .single()
-        .map(|t| Some(t.timestamp()))
-        .ok_or_else(|| format!("{raw:?} is not a valid date"))
+        .map(|t| t.timestamp())
+        .ok_or_else(|| format!("{raw:?} is not a valid date"))?;
+    in_range(raw, secs).map(Some)
 }
 
 /// An instant as a client sends it (RFC 3339), for filters like `since`.
 pub fn parse_instant(raw: &str) -> Result<i64, String> {
-    DateTime::parse_from_rfc3339(raw.trim())
+    let secs = DateTime::parse_from_rfc3339(raw.trim())
         .map(|t| t.timestamp())
-        .map_err(|_| format!("{raw:?} is not an RFC 3339 time"))
+        .map_err(|_| format!("{raw:?} is not an RFC 3339 time"))?;
+    in_range(raw, secs)
 }
 
 #[cfg(test)]
@@ -87,6 +121,10 @@ mod deadline_tests {
         assert_eq!(end_of_day("0001-01-01T00:00:00Z", Tz::UTC), Ok(None));
         assert_eq!(end_of_day("1970-01-01T00:00:00Z", Tz::UTC), Ok(None));
         assert!(end_of_day("tomorrow", Tz::UTC).is_err());
+        assert!(end_of_day("+262142-12-31", Tz::UTC).is_err());
+        assert!(end_of_day("10000-01-01", Tz::UTC).is_err());
+        assert!(end_of_day("9999-12-31", chrono_tz::Pacific::Kiritimati).is_ok());
+        assert!(end_of_day("0001-01-02", Tz::UTC).is_ok());
         assert!(end_of_day("2024-02-30", Tz::UTC).is_err());
     }
 }

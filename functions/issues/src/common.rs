@@ -8,7 +8,7 @@ use shared::{
     accounts::{blocks, users},
     auth::{Caller, Principal, Via},
     http::Ctx,
-    issues::{self, IssueRecord},
+    issues::{self, IssueRecord, fields},
     labels, milestones,
     repos::access::{self, RepoContext, Unit},
     time,
@@ -59,6 +59,7 @@ pub async fn assignees(
     poster: &str,
     unit: Unit,
 ) -> Result<Vec<String>> {
+    fields::at_most("assignees", logins.len(), fields::MAX_ASSIGNEES)?;
     let mut out: Vec<String> = Vec::new();
     for login in logins
         .into_iter()
@@ -119,6 +120,7 @@ pub enum LabelRef {
 
 /// Resolves labels; an unknown one → 422 naming it.
 pub async fn labels(cx: &Ctx, ctx: &RepoContext, wanted: &[LabelRef]) -> Result<Vec<i64>> {
+    fields::at_most("labels", wanted.len(), fields::MAX_LABELS)?;
     if wanted.is_empty() {
         return Ok(Vec::new());
     }

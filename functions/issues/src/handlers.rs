@@ -6,7 +6,7 @@ use serde_json::json;
 use shared::{
     Error, Result,
     http::{Ctx, Response},
-    issues::{self, IssueRecord, create::NewIssue, deps, edit, views::Issue},
+    issues::{self, IssueRecord, create::NewIssue, deps, edit, fields, views::Issue},
     repos::access::{self, RepoContext, Unit},
     time,
 };
@@ -33,18 +33,6 @@ struct CreateIssueOption {
     labels: Option<Vec<i64>>,
     #[serde(default)]
     closed: Option<bool>,
-}
-
-/// Titles are trimmed, required, and at most 255 characters.
-pub fn title(raw: &str) -> Result<String> {
-    let t = raw.trim();
-    if t.is_empty() {
-        return Err(Error::field("title", "must not be empty"));
-    }
-    if t.chars().count() > 255 {
-        return Err(Error::field("title", "must be at most 255 characters"));
-    }
-    Ok(t.to_string())
 }
 
 /// Checks shared by issue and pull-request creation: signed in, not
@@ -128,7 +116,9 @@ pub async fn create(cx: &Ctx) -> Result<Response> {
     let ctx = access::from_path(cx).await?;
     let poster = may_create(cx, &ctx, Unit::Issues)?;
     let body = cx.json::<CreateIssueOption>()?;
-    let title = title(&body.title)?;
+    let title = fields::title(&body.title)?;
+    let text = fields::body("body", body.body.unwrap_or_default())?;
+    let git_ref = fields::git_ref(body.git_ref.unwrap_or_default())?;
     let input = WriterInput {
         assignee: body.assignee,
         assignees: body.assignees,
@@ -140,8 +130,8 @@ pub async fn create(cx: &Ctx) -> Result<Response> {
     let new = NewIssue {
         is_pull: false,
         title,
-        body: body.body.unwrap_or_default(),
-        git_ref: body.git_ref.unwrap_or_default(),
+        body: text,
+        git_ref,
         poster,
         assignees: w.assignees,
         labels: w.labels,
@@ -227,7 +217,14 @@ pub async fn edit(cx: &Ctx) -> Result<Response> {
     if issue.poster != me && !can_write {
         return Err(Error::ForbiddenEmpty);
     }
-    let body = cx.json::<EditIssueOption>()?;
+    let mut body = cx.json::<EditIssueOption>()?;
+    // Gitea refuses edits of the title or body by a user the owner blocked,
+    // unless they administer the repository.
+    if ctx.perm.blocked && !ctx.perm.is_admin() && (body.title.is_some() || body.body.is_some()) {
+        return Err(Error::Forbidden("user is blocked".into()));
+    }
+    body.body = body.body.map(|b| fields::body("body", b)).transpose()?;
+    body.git_ref = body.git_ref.map(fields::git_ref).transpose()?;
 
     let due = match (can_write, &body.due_date, body.unset_due_date) {
         (false, _, _) | (true, None, None) => None,
@@ -257,7 +254,7 @@ pub async fn edit(cx: &Ctx) -> Result<Response> {
         .map(str::trim)
         .filter(|t| !t.is_empty())
     {
-        Some(t) => Some(title(t)?),
+        Some(t) => Some(fields::title(t)?),
         None => None,
     };
     let loaded_version = body.body.as_ref().map(|_| issue.content_version);

@@ -6,7 +6,7 @@ use serde::Deserialize;
 use shared::{
     Error, Result,
     http::{Ctx, Response},
-    issues::{IssueRecord, edit},
+    issues::{IssueRecord, edit, fields},
     labels::{self, Label},
     repos::access::{RepoContext, Unit},
 };
@@ -54,7 +54,7 @@ async fn change(cx: &Ctx, replace: bool) -> Result<Response> {
                 }
             }
         }
-        Ok(())
+        fields::at_most("labels", i.labels.len(), fields::MAX_LABELS)
     })
     .await?;
     respond(cx, &ctx, &updated).await

@@ -7,7 +7,7 @@ use shared::{
     Error, Result,
     accounts::{users, views::User},
     http::{Ctx, Response},
-    issues::{self, IssueRecord, create::NewIssue, edit, views::PullRequest},
+    issues::{self, IssueRecord, create::NewIssue, edit, fields, views::PullRequest},
     repos::access::{self, RepoContext, Unit},
     time,
 };
@@ -37,7 +37,10 @@ struct CreatePullRequestOption {
 /// A branch name: non-empty, no whitespace or control characters.
 fn branch(field: &str, raw: &str) -> Result<String> {
     let b = raw.trim();
-    if b.is_empty() || b.len() > 255 || b.chars().any(|c| c.is_whitespace() || c.is_control()) {
+    if b.is_empty()
+        || b.chars().count() > fields::MAX_REF_CHARS
+        || b.chars().any(|c| c.is_whitespace() || c.is_control())
+    {
         return Err(Error::field(
             field,
             format!("must be a branch name (got {raw:?})"),
@@ -56,7 +59,8 @@ pub async fn create(cx: &Ctx) -> Result<Response> {
             "head and base must be different branches".into(),
         ));
     }
-    let title = handlers::title(&body.title)?;
+    let title = fields::title(&body.title)?;
+    let text = fields::body("body", body.body.unwrap_or_default())?;
     let input = handlers::WriterInput {
         assignee: body.assignee,
         assignees: body.assignees,
@@ -68,7 +72,7 @@ pub async fn create(cx: &Ctx) -> Result<Response> {
     let new = NewIssue {
         is_pull: true,
         title,
-        body: body.body.unwrap_or_default(),
+        body: text,
         poster,
         assignees: w.assignees,
         labels: w.labels,
@@ -216,7 +220,11 @@ pub async fn request_reviewers(cx: &Ctx) -> Result<Response> {
                 p.review_requested.push(r.clone());
             }
         }
-        Ok(())
+        fields::at_most(
+            "reviewers",
+            p.review_requested.len(),
+            fields::MAX_REVIEW_REQUESTS,
+        )
     })
     .await?;
     let mut out = Vec::new();
@@ -238,7 +246,8 @@ struct CreatePullReviewOptions {
 pub async fn review(cx: &Ctx) -> Result<Response> {
     let (ctx, pr) = pull_in_path(cx).await?;
     let me = common::me(cx)?;
-    let body = cx.json::<CreatePullReviewOptions>()?;
+    let mut body = cx.json::<CreatePullReviewOptions>()?;
+    body.body = body.body.map(|b| fields::body("body", b)).transpose()?;
     let event = body.event.trim().to_uppercase();
     if !matches!(event.as_str(), "APPROVED" | "REQUEST_CHANGES" | "COMMENT") {
         return Err(Error::field(

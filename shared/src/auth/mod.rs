@@ -164,15 +164,20 @@ async fn by_token(db: &Db, secret: &str) -> Result<Principal> {
     })
 }
 
+/// A user name and password (Basic). Unknown users and users without a
+/// password cost the same password check as real ones, so response times
+/// do not tell which names exist.
 async fn by_password(db: &Db, name: &str, password_text: &str) -> Result<Principal> {
-    let user = users::get(db, name).await?.ok_or(Error::BadCredentials)?;
-    match &user.password_hash {
-        Some(hash) if password::verify(password_text, hash) => Ok(Principal {
-            user,
-            via: Via::Password,
-        }),
-        _ => Err(Error::BadCredentials),
+    let user = users::get(db, name).await?;
+    let hash = user.as_ref().and_then(|u| u.password_hash.as_deref());
+    if !password::verify_or_stand_in(password_text, hash) {
+        return Err(Error::BadCredentials);
     }
+    let user = user.ok_or(Error::BadCredentials)?;
+    Ok(Principal {
+        user,
+        via: Via::Password,
+    })
 }
 
 /// Checks a route's guard against the caller's credential.

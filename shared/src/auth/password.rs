@@ -13,6 +13,24 @@ pub fn hash(password: &str) -> Result<String, String> {
         .map_err(|e| e.to_string())
 }
 
+/// A hash of a password nobody has, with the parameters [`hash`] uses.
+/// Checking a password against it costs what a real check costs, so a
+/// sign-in for a user who does not exist (or has no password) takes as
+/// long as a wrong password for one who does: timing tells nothing.
+const STAND_IN: &str = "$argon2id$v=19$m=19456,t=2,p=1$+XbOJr1/lWKcoIbM+2NfCg$QRONYrm57yU7jW1zT7fLcm46X1KmyJLfpXK2bvSiXPU";
+
+/// Checks `password` against `phc`, or against [`STAND_IN`] (always
+/// false) when there is no stored hash.
+pub fn verify_or_stand_in(password: &str, phc: Option<&str>) -> bool {
+    match phc {
+        Some(phc) => verify(password, phc),
+        None => {
+            verify(password, STAND_IN);
+            false
+        }
+    }
+}
+
 pub fn verify(password: &str, phc: &str) -> bool {
     PasswordHash::new(phc)
         .map(|h| {
@@ -25,6 +43,14 @@ pub fn verify(password: &str, phc: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_stand_in_costs_what_a_real_hash_costs() {
+        // Same algorithm and parameters as every stored hash.
+        let params = |phc: &str| phc.rsplitn(3, '$').nth(2).unwrap_or("").to_string();
+        assert_eq!(params(super::STAND_IN), params(&super::hash("x").unwrap()));
+        assert!(!super::verify_or_stand_in("anything", None));
+    }
+
     #[test]
     fn round_trip() {
         let h = super::hash("correct horse").unwrap();

@@ -103,7 +103,9 @@ async fn public(db: &Db, caller: &Caller, t: &Target<'_>, sees: Sees) -> Result<
             // Changing a team changes who reaches its repositories.
             Ok(t.reads_only() || !reaches_private(db, &team).await?)
         }
-        Sees::BodyPrivate => Ok(body_field(t.body, "private") != Some(serde_json::Value::Bool(true))),
+        Sees::BodyPrivate => {
+            Ok(body_field(t.body, "private") != Some(serde_json::Value::Bool(true)))
+        }
         Sees::BodyVisibility => Ok(match body_field(t.body, "visibility") {
             Some(serde_json::Value::String(v)) => v.trim().is_empty() || v.trim() == "public",
             _ => true,

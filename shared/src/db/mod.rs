@@ -36,8 +36,8 @@ use aws_sdk_dynamodb::{
 };
 use serde::{Serialize, de::DeserializeOwned};
 
-use error::{Op, from_sdk, from_transact};
 pub use error::DbError;
+use error::{Op, from_sdk, from_transact};
 pub use metrics::{Metrics, MetricsSnapshot};
 pub use tx::Tx;
 
@@ -249,7 +249,8 @@ impl Db {
             + Sync
             + 'static,
     {
-        self.record_with(op, kind, call, |e| from_sdk(e, kind)).await
+        self.record_with(op, kind, call, |e| from_sdk(e, kind))
+            .await
     }
 
     async fn record_with<T: Consumed, E>(
@@ -452,8 +453,11 @@ impl Db {
     /// transaction already made unreachable).
     pub async fn batch_delete(&self, keys: Vec<Item>) -> Result<(), DbError> {
         use aws_sdk_dynamodb::types::{DeleteRequest, WriteRequest};
+        // One batch may not name a key twice.
+        let mut seen = std::collections::HashSet::new();
         let requests = keys
             .into_iter()
+            .filter(|k| seen.insert(format!("{:?}{:?}", k.get("pk"), k.get("sk"))))
             .map(|k| {
                 let delete = DeleteRequest::builder()
                     .set_key(Some(k))
@@ -469,33 +473,45 @@ impl Db {
         &self,
         requests: Vec<aws_sdk_dynamodb::types::WriteRequest>,
     ) -> Result<(), DbError> {
-        for chunk in requests.chunks(25) {
-            let mut pending = chunk.to_vec();
-            let mut attempt = 0;
-            while !pending.is_empty() {
-                if attempt == BATCH_ROUNDS {
-                    return Err(DbError::Unavailable(format!(
-                        "{} writes still unprocessed after {BATCH_ROUNDS} rounds",
-                        pending.len()
-                    )));
-                }
-                // Batch puts and deletes are idempotent: the SDK may retry.
-                let call = self
-                    .clients
-                    .retrying
-                    .batch_write_item()
-                    .request_items(&*self.table, pending)
-                    .return_consumed_capacity(ReturnConsumedCapacity::Total)
-                    .send();
-                let out = self.record("BatchWriteItem", Op::Write, call).await?;
-                pending = out
-                    .unprocessed_items
-                    .and_then(|mut m| m.remove(&*self.table))
-                    .unwrap_or_default();
-                attempt += 1;
-                if !pending.is_empty() {
-                    backoff(attempt).await;
-                }
+        use futures::{StreamExt, TryStreamExt};
+        let chunks: Vec<_> = requests.chunks(25).map(<[_]>::to_vec).collect();
+        // A few batches in flight at once, as one Lambda should.
+        futures::stream::iter(chunks.into_iter().map(|c| self.batch_write_one(c)))
+            .buffer_unordered(8)
+            .try_collect::<Vec<()>>()
+            .await
+            .map(|_| ())
+    }
+
+    async fn batch_write_one(
+        &self,
+        chunk: Vec<aws_sdk_dynamodb::types::WriteRequest>,
+    ) -> Result<(), DbError> {
+        let mut pending = chunk;
+        let mut attempt = 0;
+        while !pending.is_empty() {
+            if attempt == BATCH_ROUNDS {
+                return Err(DbError::Unavailable(format!(
+                    "{} writes still unprocessed after {BATCH_ROUNDS} rounds",
+                    pending.len()
+                )));
+            }
+            // Batch puts and deletes are idempotent: the SDK may retry.
+            let call = self
+                .clients
+                .retrying
+                .batch_write_item()
+                .request_items(&*self.table, pending)
+                .return_consumed_capacity(ReturnConsumedCapacity::Total)
+                .send();
+            let out = self.record("BatchWriteItem", Op::Write, call).await?;
+            pending = out
+                .unprocessed_items
+                .and_then(|mut m| m.remove(&*self.table))
+                .unwrap_or_default();
+            attempt += 1;
+            if !pending.is_empty() {
+                backoff(attempt).await;
             }
         }
         Ok(())
@@ -587,6 +603,22 @@ impl Db {
             .and_then(|v| v.as_n().ok())
             .and_then(|n| n.parse().ok())
             .ok_or_else(|| DbError::Decode(format!("counter {counter} has no number")))
+    }
+}
+
+/// How long a request may spend removing what a committed delete left
+/// unreachable; the rest is left to `check-data`, and the request answers
+/// the truth: the object is gone.
+pub const CLEANUP_BUDGET: Duration = Duration::from_secs(5);
+
+/// Runs the cleanup after a committed delete, for at most
+/// [`CLEANUP_BUDGET`]. Its failures are logged, not returned: the delete
+/// has happened, and `check-data` finishes what is left.
+pub async fn cleanup<E: std::fmt::Display>(what: &str, work: impl Future<Output = Result<(), E>>) {
+    match tokio::time::timeout(CLEANUP_BUDGET, work).await {
+        Ok(Ok(())) => {}
+        Ok(Err(e)) => tracing::warn!(what, error = %e, "cleanup left for check-data"),
+        Err(_) => tracing::warn!(what, "cleanup left for check-data (out of time)"),
     }
 }
 

@@ -374,7 +374,8 @@ pub async fn save(
 }
 
 /// Removes an application and its claims at once, and records the cleanup
-/// the servers should do.
+/// the servers should do; then cancels its open deployments (any number,
+/// outside the transaction: leftovers are cancelled by `check-data`).
 pub async fn delete(db: &Db, team: &Team, app: &AppRecord, flags: &[(&str, bool)]) -> Result<()> {
     let mut tx = db.tx();
     tx.delete_if(
@@ -391,7 +392,6 @@ pub async fn delete(db: &Db, team: &Team, app: &AppRecord, flags: &[(&str, bool)
         super::drop_ref(&mut tx, ssh_keys::key_of(team, u))?;
     }
     domains::release(&mut tx, team, &app.uuid, &app.claimed)?;
-    deployments::cancel_queued(db, &mut tx, team, &app.uuid).await?;
     let mut cleanup = Map::new();
     cleanup.insert("application_uuid".into(), Value::from(app.uuid.clone()));
     cleanup.insert("application_name".into(), Value::from(app.name.clone()));
@@ -411,10 +411,18 @@ pub async fn delete(db: &Db, team: &Team, app: &AppRecord, flags: &[(&str, bool)
         &cleanup,
     )?)?;
     match db.transact(tx).await {
-        Ok(()) => Ok(()),
-        Err(e) if e.failed_condition() == Some(0) => Err(Error::Conflict(
-            "The application was changed by another request; retry.".into(),
-        )),
-        Err(e) => Err(e.into()),
+        Ok(()) => {}
+        Err(e) if e.failed_condition() == Some(0) => {
+            return Err(Error::Conflict(
+                "The application was changed by another request; retry.".into(),
+            ));
+        }
+        Err(e) => return Err(e.into()),
     }
+    db::cleanup(
+        "deployments of a deleted application",
+        deployments::cancel_queued(db, team, &app.uuid),
+    )
+    .await;
+    Ok(())
 }

@@ -49,9 +49,7 @@ pub fn check(attr: &str, text: &str) -> Result<Scan, String> {
         let (event, span) = next.map_err(|e| format!("The {attr} is not valid YAML: {e}"))?;
         scan.events += 1;
         if scan.events > MAX_EVENTS {
-            return Err(format!(
-                "The {attr} has more than {MAX_EVENTS} YAML nodes."
-            ));
+            return Err(format!("The {attr} has more than {MAX_EVENTS} YAML nodes."));
         }
         let depth = stack.len();
         match event {
@@ -162,7 +160,12 @@ mod tests {
             ("services: {a: [1, 2\n", false),
         ];
         for (text, ok) in rows {
-            assert_eq!(check("f", text).is_ok(), ok, "{text:?}: {:?}", check("f", text));
+            assert_eq!(
+                check("f", text).is_ok(),
+                ok,
+                "{text:?}: {:?}",
+                check("f", text)
+            );
         }
     }
 

@@ -130,38 +130,52 @@ pub async fn running(db: &Db, team: &Team) -> Result<Vec<DeploymentRecord>> {
     .await
 }
 
-/// Cancellations one delete carries (its transaction has room for them
-/// besides the application's claims and references).
-const MAX_CANCELLED: usize = 25;
-
-/// Cancels an application's queued deployments (among its 100 newest) in
-/// `tx`, as it is being deleted: they leave the team's queue and read
-/// `cancelled-by-user`.
-pub async fn cancel_queued(db: &Db, tx: &mut Tx, team: &Team, app: &str) -> Result<()> {
-    let recent = by_index(
+/// Cancels every queued or running deployment of a deleted application:
+/// they leave the team's queue and read `cancelled-by-user`. Runs after
+/// the delete committed, so it is not bounded by a transaction's size;
+/// each update is conditional on the status, so running it again (as
+/// `check-data` does for leftovers) changes nothing twice.
+pub async fn cancel_queued(db: &Db, team: &Team, app: &str) -> Result<()> {
+    use futures::{StreamExt, TryStreamExt};
+    let all = by_index(
         db,
         &table::INDEXES[0],
         keys::app_deployments_pk(&team.name, app),
         true,
-        100,
+        usize::MAX,
     )
     .await?;
-    for d in recent
+    let open: Vec<_> = all
         .iter()
         .filter(|d| d.status == "queued" || d.status == "in_progress")
-        .take(MAX_CANCELLED)
-    {
-        tx.update_named(
-            team.key(&sk(&d.deployment_uuid)),
-            "SET #status = :cancelled, updated_at = :now REMOVE gsi2pk, gsi2sk",
-            &[("#status", "status")],
-            &[
-                (":cancelled", db::s("cancelled-by-user")),
-                (":now", db::s(timestamp())),
-            ],
-        )?;
+        .map(|d| cancel(db, team, &d.deployment_uuid))
+        .collect();
+    futures::stream::iter(open)
+        .buffer_unordered(8)
+        .try_collect::<Vec<()>>()
+        .await
+        .map(|_| ())
+}
+
+async fn cancel(db: &Db, team: &Team, uuid: &str) -> Result<()> {
+    let done = db
+        .update(|u| {
+            u.set_key(Some(team.key(&sk(uuid))))
+                .update_expression(
+                    "SET #status = :cancelled, updated_at = :now REMOVE gsi2pk, gsi2sk",
+                )
+                .condition_expression("#status IN (:queued, :running)")
+                .expression_attribute_names("#status", "status")
+                .expression_attribute_values(":cancelled", db::s("cancelled-by-user"))
+                .expression_attribute_values(":now", db::s(timestamp()))
+                .expression_attribute_values(":queued", db::s("queued"))
+                .expression_attribute_values(":running", db::s("in_progress"))
+        })
+        .await;
+    match done {
+        Ok(_) | Err(db::DbError::ConditionFailed) => Ok(()),
+        Err(e) => Err(e.into()),
     }
-    Ok(())
 }
 
 /// One application's deployments, newest first: `skip` then `take`.

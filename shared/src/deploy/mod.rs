@@ -214,7 +214,14 @@ where
             drop_ref(&mut tx, target.clone())?;
         }
         match db.transact(tx).await {
-            Ok(()) => return Ok(db.batch_delete(family.children).await?),
+            Ok(()) => {
+                db::cleanup(
+                    "children of a deleted object",
+                    db.batch_delete(family.children),
+                )
+                .await;
+                return Ok(());
+            }
             Err(e) if e.failed_condition() == Some(0) => {
                 if in_use(db, key.clone()).await? {
                     return Err(Error::BadRequest(refusals.in_use.into()));

@@ -156,7 +156,10 @@ mod tests {
         assert!(t.ends_with('\n'));
         let v: Value = serde_json::from_str(t).unwrap();
         assert_eq!(v.as_array().unwrap().len(), 50, "the page keeps its length");
-        assert_eq!(v[7], serde_json::json!({"id": 7, "milestone": {"title": "m"}}));
+        assert_eq!(
+            v[7],
+            serde_json::json!({"id": 7, "milestone": {"title": "m"}})
+        );
         assert!(envelope_len(&big) <= RESPONSE_BUDGET);
     }
 

@@ -62,10 +62,11 @@ pub fn link_header(
     let total_pages = total.div_ceil(size);
     let current = (page.page as u64).min(total_pages).max(1);
     let link = |n: u64, rel: &str| {
+        // Credentials sent in the query never go into a URL we write.
         let mut pairs: Vec<(&str, String)> = query
             .pairs()
             .iter()
-            .filter(|(k, _)| k != "page")
+            .filter(|(k, _)| !matches!(k.as_str(), "page" | "token" | "access_token"))
             .map(|(k, v)| (k.as_str(), v.clone()))
             .collect();
         pairs.push(("page", n.to_string()));
@@ -152,6 +153,14 @@ mod tests {
             link_header(&cfg(), PATH, &q, 20, Page { page: 1, size: 20 }),
             None
         );
+    }
+
+    #[test]
+    fn credentials_stay_out_of_links() {
+        let q = Query::parse(Some("token=secret&access_token=s2&state=all"));
+        let link = link_header(&cfg(), PATH, &q, 100, Page { page: 2, size: 20 }).unwrap();
+        assert!(!link.contains("secret") && !link.contains("s2"), "{link}");
+        assert!(link.contains("state=all"));
     }
 
     #[test]

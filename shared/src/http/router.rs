@@ -271,7 +271,11 @@ async fn run_route<S: Service>(
 
 /// Claims the request's `Idempotency-Key` on routes that honour one.
 async fn idempotency_claim(route: &Route, cx: &Ctx) -> Result<Option<idempotency::Start>> {
-    let Some(raw) = cx.headers.get("idempotency-key").filter(|_| route.idempotent) else {
+    let Some(raw) = cx
+        .headers
+        .get("idempotency-key")
+        .filter(|_| route.idempotent)
+    else {
         return Ok(None);
     };
     let Some(me) = cx.caller.principal() else {

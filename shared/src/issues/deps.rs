@@ -38,6 +38,26 @@ pub async fn blocked(db: &Db, issue: &IssueRecord) -> Result<Vec<(i64, i64)>> {
     pairs(db, issue.repo_id, &keys::blocks_prefix(issue.index)).await
 }
 
+/// Removes both sides of every dependency of issue `index` (deleted or
+/// being deleted). Idempotent: batch deletes of what may already be gone.
+pub async fn unlink(db: &Db, repo_id: i64, index: i64) -> Result<()> {
+    let (dep_prefix, block_prefix) = (keys::dependency_prefix(index), keys::blocks_prefix(index));
+    let (deps, blocks) = tokio::try_join!(
+        pairs(db, repo_id, &dep_prefix),
+        pairs(db, repo_id, &block_prefix)
+    )?;
+    let mut gone = Vec::with_capacity(2 * (deps.len() + blocks.len()));
+    for (repo, other) in deps {
+        gone.push(keys::dependency(repo_id, index, repo, other));
+        gone.push(keys::blocks(repo, other, repo_id, index));
+    }
+    for (repo, other) in blocks {
+        gone.push(keys::blocks(repo_id, index, repo, other));
+        gone.push(keys::dependency(repo, other, repo_id, index));
+    }
+    Ok(db.batch_delete(gone).await?)
+}
+
 /// Loads issues by (repository id, number), skipping any that are gone.
 pub async fn load_all(db: &Db, ids: &[(i64, i64)]) -> Result<Vec<IssueRecord>> {
     let mut out = Vec::new();

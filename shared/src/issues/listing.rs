@@ -84,8 +84,38 @@ impl Filter {
     }
 }
 
-/// Up to `limit` issues of one index partition, newest first (`None`: all).
-async fn partition(db: &Db, pk: String, limit: Option<usize>) -> Result<Vec<IssueRecord>> {
+/// Where an issue sits in a listing: enough to sort and fetch it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Entry {
+    created: i64,
+    repo_id: i64,
+    index: i64,
+}
+
+impl Entry {
+    fn of(i: &IssueRecord) -> Self {
+        Self {
+            created: i.created,
+            repo_id: i.repo_id,
+            index: i.index,
+        }
+    }
+
+    /// Newest first; ties by repository and number, highest first.
+    fn order(&self) -> (i64, i64, i64) {
+        (self.created, self.repo_id, self.index)
+    }
+}
+
+/// Reads one index partition, newest first, one page (at most 1 MB) at a
+/// time: `keep` sees each issue and decides what stays in memory, so a
+/// filtered read of a large partition holds only what matched.
+async fn partition<T>(
+    db: &Db,
+    pk: String,
+    limit: Option<usize>,
+    mut keep: impl FnMut(IssueRecord) -> Option<T>,
+) -> Result<Vec<T>> {
     let mut out = Vec::new();
     let mut cursor = None;
     loop {
@@ -101,7 +131,7 @@ async fn partition(db: &Db, pk: String, limit: Option<usize>) -> Result<Vec<Issu
             })
             .await?;
         for item in page.items.unwrap_or_default() {
-            out.push(db::from_item(item)?);
+            out.extend(keep(db::from_item(item)?));
         }
         let done = limit.is_some_and(|l| out.len() >= l);
         match page.last_evaluated_key {
@@ -109,10 +139,6 @@ async fn partition(db: &Db, pk: String, limit: Option<usize>) -> Result<Vec<Issu
             _ => return Ok(out),
         }
     }
-}
-
-fn newest_first(a: &IssueRecord, b: &IssueRecord) -> std::cmp::Ordering {
-    (b.created, b.repo_id, b.index).cmp(&(a.created, a.repo_id, a.index))
 }
 
 /// Issues of one repository matching `filter`: the requested page, and
@@ -145,13 +171,27 @@ pub async fn list_many(
             }
         }
     }
-    let plain = filter.is_plain();
-    let need = plain.then(|| page.offset() + page.size as usize);
+    if filter.is_plain() {
+        plain(db, &parts, stats, page).await
+    } else {
+        filtered(db, &parts, filter, page).await
+    }
+}
+
+/// Kind and state only: each partition's newest issues up to the end of
+/// the page; the total comes from the counters.
+async fn plain(
+    db: &Db,
+    parts: &[(i64, bool, bool)],
+    stats: &HashMap<i64, RepoStats>,
+    page: Page,
+) -> Result<(Vec<IssueRecord>, u64)> {
+    let need = Some(page.offset() + page.size as usize);
     // Collected first: a lazy `map` adapter would keep a closure in the
     // stream's type, which the boxed handler future cannot prove `Send` for.
     let reads: Vec<_> = parts
         .iter()
-        .map(|(r, k, s)| partition(db, keys::issue_list_pk(*r, *k, *s), need))
+        .map(|(r, k, s)| partition(db, keys::issue_list_pk(*r, *k, *s), need, Some))
         .collect();
     // At most 16 reads in flight, as one Lambda should.
     let mut all: Vec<IssueRecord> = futures::stream::iter(reads)
@@ -161,23 +201,50 @@ pub async fn list_many(
         .into_iter()
         .flatten()
         .collect();
-    let total = if plain {
-        parts
-            .iter()
-            .map(|(r, kind, closed)| {
-                let s = stats.get(r).cloned().unwrap_or_default();
-                let (total, closed_n) = if *kind {
-                    (s.num_pulls, s.num_closed_pulls)
-                } else {
-                    (s.num_issues, s.num_closed_issues)
-                };
-                (if *closed { closed_n } else { total - closed_n }).max(0) as u64
-            })
-            .sum()
-    } else {
-        all.retain(|i| filter.matches(i));
-        all.len() as u64
-    };
-    all.sort_by(newest_first);
+    let total = parts
+        .iter()
+        .map(|(r, kind, closed)| {
+            let s = stats.get(r).cloned().unwrap_or_default();
+            let (total, closed_n) = if *kind {
+                (s.num_pulls, s.num_closed_pulls)
+            } else {
+                (s.num_issues, s.num_closed_issues)
+            };
+            (if *closed { closed_n } else { total - closed_n }).max(0) as u64
+        })
+        .sum();
+    all.sort_by_key(|i| std::cmp::Reverse(Entry::of(i).order()));
     Ok((page.slice(&all).to_vec(), total))
+}
+
+/// Any other filter: every partition read in full, keeping only where each
+/// match sits; then the page's issues are fetched by key. Memory holds one
+/// page of the index per read in flight, not the partitions.
+async fn filtered(
+    db: &Db,
+    parts: &[(i64, bool, bool)],
+    filter: &Filter,
+    page: Page,
+) -> Result<(Vec<IssueRecord>, u64)> {
+    let reads: Vec<_> = parts
+        .iter()
+        .map(|(r, k, s)| {
+            partition(db, keys::issue_list_pk(*r, *k, *s), None, |i| {
+                filter.matches(&i).then(|| Entry::of(&i))
+            })
+        })
+        .collect();
+    let mut all: Vec<Entry> = futures::stream::iter(reads)
+        .buffer_unordered(16)
+        .try_collect::<Vec<_>>()
+        .await?
+        .into_iter()
+        .flatten()
+        .collect();
+    all.sort_by_key(|e| std::cmp::Reverse(e.order()));
+    let wanted = page.slice(&all);
+    let ids: Vec<(i64, i64)> = wanted.iter().map(|e| (e.repo_id, e.index)).collect();
+    let mut found = super::deps::load_all(db, &ids).await?;
+    found.sort_by_key(|i| std::cmp::Reverse(Entry::of(i).order()));
+    Ok((found, all.len() as u64))
 }

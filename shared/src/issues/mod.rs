@@ -6,6 +6,7 @@
 pub mod create;
 pub mod deps;
 pub mod edit;
+pub mod fields;
 pub mod listing;
 pub mod views;
 
@@ -97,25 +98,39 @@ impl IssueRecord {
 }
 
 /// Lower-case logins written as `@login` in `text` (Gitea's mention rule:
-/// `@` at a word start, followed by a valid user name).
+/// `@` at a word start, followed by a valid user name), in order, without
+/// repeats, at most [`fields::MAX_MENTIONS`]. One pass over the text.
 pub fn mentions(text: &str) -> Vec<String> {
+    let is_name = |c: char| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.');
     let mut out: Vec<String> = Vec::new();
-    let chars: Vec<char> = text.chars().collect();
-    for (i, c) in chars.iter().enumerate() {
-        if *c != '@'
-            || (i > 0
-                && (chars[i - 1].is_alphanumeric()
-                    || matches!(chars[i - 1], '.' | '_' | '-' | '@')))
-        {
+    let mut seen = std::collections::HashSet::new();
+    let mut prev: Option<char> = None;
+    let mut chars = text.char_indices().peekable();
+    while let Some((at, c)) = chars.next() {
+        let word_start =
+            prev.is_none_or(|p| !(p.is_alphanumeric() || matches!(p, '.' | '_' | '-' | '@')));
+        prev = Some(c);
+        if c != '@' || !word_start {
             continue;
         }
-        let name: String = chars[i + 1..]
-            .iter()
-            .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
-            .collect();
-        let name = name.trim_end_matches(['.', '-', '_']).to_lowercase();
-        if !name.is_empty() && !out.contains(&name) {
+        let start = at + 1;
+        let mut end = start;
+        while let Some(&(i, n)) = chars.peek() {
+            if !is_name(n) {
+                break;
+            }
+            end = i + n.len_utf8();
+            prev = Some(n);
+            chars.next();
+        }
+        let name = text[start..end]
+            .trim_end_matches(['.', '-', '_'])
+            .to_lowercase();
+        if !name.is_empty() && seen.insert(name.clone()) {
             out.push(name);
+            if out.len() == fields::MAX_MENTIONS {
+                break;
+            }
         }
     }
     out
@@ -225,11 +240,14 @@ pub fn add_counter_moves(
     Ok(())
 }
 
-/// Deletes an issue: its item, its counters' share, its milestone
-/// membership and both sides of its dependencies, in one transaction.
-/// Its number is never handed out again.
+/// Deletes an issue: its item, its counters' share and its milestone
+/// membership in one transaction, whatever else points at it. Its number
+/// is never handed out again. Then both sides of its dependencies go, in
+/// batches: any number of them, since readers may attach dependents to
+/// public issues. Links to a deleted issue are skipped wherever they are
+/// read, so leftovers (a failed batch) are harmless, and `check-data`
+/// removes them.
 pub async fn delete(db: &Db, issue: &IssueRecord) -> Result<()> {
-    let (deps, blocks) = tokio::try_join!(deps::blockers(db, issue), deps::blocked(db, issue))?;
     let mut tx = db.tx();
     tx.delete_if(
         keys::issue(issue.repo_id, issue.index),
@@ -237,14 +255,6 @@ pub async fn delete(db: &Db, issue: &IssueRecord) -> Result<()> {
         &[(":v", db::n(issue.version))],
     )?;
     add_counter_moves(&mut tx, Some(issue), None, None)?;
-    for (repo, index) in deps.iter() {
-        tx.delete(keys::dependency(issue.repo_id, issue.index, *repo, *index))?;
-        tx.delete(keys::blocks(*repo, *index, issue.repo_id, issue.index))?;
-    }
-    for (repo, index) in blocks.iter() {
-        tx.delete(keys::blocks(issue.repo_id, issue.index, *repo, *index))?;
-        tx.delete(keys::dependency(*repo, *index, issue.repo_id, issue.index))?;
-    }
     db.transact(tx)
         .await
         .map_err(|e| match e.failed_condition() {
@@ -252,7 +262,13 @@ pub async fn delete(db: &Db, issue: &IssueRecord) -> Result<()> {
                 Error::Conflict("the issue changed while it was being deleted; retry".into())
             }
             _ => e.into(),
-        })
+        })?;
+    db::cleanup(
+        "dependencies of a deleted issue",
+        deps::unlink(db, issue.repo_id, issue.index),
+    )
+    .await;
+    Ok(())
 }
 
 /// Takes a milestone off every issue that has it (before the milestone is
@@ -300,5 +316,18 @@ mod tests {
         );
         assert!(super::mentions("mail a@b.io or @@x or @").is_empty());
         assert_eq!(super::mentions("@dup @DUP"), ["dup"]);
+        assert_eq!(super::mentions("x@y @z@w"), ["z"]);
+    }
+
+    #[test]
+    fn mentions_are_capped_and_linear() {
+        // 20,000 distinct names: only the first 50 are kept, in one pass.
+        let text: String = (0..20_000).map(|i| format!("@u{i} ")).collect();
+        let found = super::mentions(&text);
+        assert_eq!(found.len(), super::fields::MAX_MENTIONS);
+        assert_eq!(found[49], "u49");
+        // One long name: the scan does not restart inside it.
+        let long = format!("@{}", "a".repeat(900_000));
+        assert_eq!(super::mentions(&long)[0].len(), 900_000);
     }
 }

@@ -173,10 +173,12 @@ pub async fn stats(db: &Db, id: i64) -> Result<RepoStats> {
 }
 
 /// Saves changed settings; a changed name moves the settings item, failing
-/// with 422 when the new name is taken.
+/// with 422 when the new name is taken. Everything else refers to the
+/// repository by id and finds its name through the counters item, which
+/// the same transaction renames: so every view is right at once.
 pub async fn save(db: &Db, old_name: &str, repo: &RepoRecord) -> Result<()> {
     let item = repo.to_item()?;
-    if old_name.eq_ignore_ascii_case(&repo.name) {
+    if old_name.eq_ignore_ascii_case(&repo.name) && old_name == repo.name {
         // Same key: replace only if it still exists (a concurrent delete wins).
         db.put(|p| {
             p.set_item(Some(item))
@@ -190,8 +192,19 @@ pub async fn save(db: &Db, old_name: &str, repo: &RepoRecord) -> Result<()> {
         return Ok(());
     }
     let mut tx = db.tx();
-    tx.delete_existing(keys::repo_name(&repo.owner, old_name))?
-        .put_if_absent(item)?;
+    if old_name.eq_ignore_ascii_case(&repo.name) {
+        // Only the spelling changes: same key.
+        tx.put_if(item, "attribute_exists(pk)", &[])?;
+    } else {
+        tx.delete_existing(keys::repo_name(&repo.owner, old_name))?
+            .put_if_absent(item)?;
+    }
+    tx.update_named(
+        keys::repo_stats(repo.id),
+        "SET #owner = :owner, #name = :name",
+        &[("#owner", "owner"), ("#name", "name")],
+        &[(":owner", db::s(&repo.owner)), (":name", db::s(&repo.name))],
+    )?;
     db.transact(tx)
         .await
         .map_err(|e| match e.failed_condition() {
@@ -203,10 +216,12 @@ pub async fn save(db: &Db, old_name: &str, repo: &RepoRecord) -> Result<()> {
         })
 }
 
-/// Deletes a repository. Its name is free at once; items under its id
-/// (labels, milestones, issues) become unreachable, since a repository
-/// created later under the same name gets a new id. Access grants are then
-/// removed in batches (both sides of each).
+/// Deletes a repository. Its name is free at once, and nothing reaches it
+/// any more: items under its id (labels, milestones, issues) are
+/// unreachable, since a repository created later under the same name gets
+/// a new id, and grants pointing at it resolve to nothing. The grants are
+/// then removed in batches; what a failure leaves behind is harmless and
+/// `check-data` removes it, so the delete has succeeded either way.
 pub async fn delete(db: &Db, repo: &RepoRecord) -> Result<()> {
     let mut tx = db.tx();
     tx.delete_existing(keys::repo_name(&repo.owner, &repo.name))?
@@ -217,22 +232,20 @@ pub async fn delete(db: &Db, repo: &RepoRecord) -> Result<()> {
             Some(0) => Error::not_found(),
             _ => e.into(),
         })?;
+    db::cleanup("grants of a deleted repository", remove_grants(db, repo.id)).await;
+    Ok(())
+}
+
+/// Both sides of every grant on a (deleted) repository. Idempotent.
+pub async fn remove_grants(db: &Db, repo_id: i64) -> Result<()> {
     let grants: Vec<access::Grant> = db
-        .query_prefix(&keys::repo_pk(repo.id), keys::ACCESS_PREFIX)
+        .query_prefix(&keys::repo_pk(repo_id), keys::ACCESS_PREFIX)
         .await?
         .into_iter()
         .map(db::from_item)
         .collect::<Result<_, _>>()?;
-    for chunk in grants.chunks(50) {
-        let mut tx = db.tx();
-        for g in chunk {
-            for key in g.keys(repo.id) {
-                tx.delete(key)?;
-            }
-        }
-        db.transact(tx).await?;
-    }
-    Ok(())
+    let keys = grants.iter().flat_map(|g| g.keys(repo_id)).collect();
+    Ok(db.batch_delete(keys).await?)
 }
 
 /// Owner and name of a repository by id (its counters item names it),
