@@ -72,15 +72,57 @@ pub async fn create(db: &Db, repo_id: i64, new: NewMilestone) -> Result<Mileston
     Ok(m)
 }
 
-/// Every milestone of a repository (a repository has few).
+/// Every milestone of a repository, without descriptions (up to 65,535
+/// characters each, which filtering and sorting do not need):
+/// [`with_descriptions`] fills them in for the few that are shown.
 pub async fn list(db: &Db, repo_id: i64) -> Result<Vec<MilestoneRecord>> {
+    const SHORT: [&str; 10] = [
+        "id",
+        "repo_id",
+        "title",
+        "closed",
+        "closed_at",
+        "due",
+        "created",
+        "updated",
+        "num_issues",
+        "num_closed_issues",
+    ];
     let items = db
-        .query_prefix(&keys::repo_pk(repo_id), keys::MILESTONE_PREFIX)
+        .query_prefix_projected(
+            &keys::repo_pk(repo_id),
+            keys::MILESTONE_PREFIX,
+            Some(&SHORT),
+        )
         .await?;
     items
         .into_iter()
         .map(|i| db::from_item(i).map_err(Error::from))
         .collect()
+}
+
+/// The given milestones, read again in full (one batch of up to 100).
+pub async fn with_descriptions(db: &Db, shown: &[MilestoneRecord]) -> Result<Vec<MilestoneRecord>> {
+    let mut out = Vec::with_capacity(shown.len());
+    for chunk in shown.chunks(100) {
+        let keys = chunk
+            .iter()
+            .map(|m| keys::milestone(m.repo_id, m.id))
+            .collect();
+        let found: Vec<MilestoneRecord> = db
+            .batch_get(keys)
+            .await?
+            .into_iter()
+            .map(db::from_item)
+            .collect::<Result<_, _>>()?;
+        // Keep the caller's order.
+        out.extend(
+            chunk
+                .iter()
+                .filter_map(|m| found.iter().find(|f| f.id == m.id).cloned()),
+        );
+    }
+    Ok(out)
 }
 
 pub async fn get(db: &Db, repo_id: i64, id: i64) -> Result<Option<MilestoneRecord>> {
@@ -97,7 +139,7 @@ pub async fn find(db: &Db, repo_id: i64, id_or_title: &str) -> Result<MilestoneR
     if let Some(m) = by_id {
         return Ok(m);
     }
-    list(db, repo_id)
+    let by_title = list(db, repo_id)
         .await?
         .into_iter()
         .find(|m| m.title == id_or_title)
@@ -105,7 +147,10 @@ pub async fn find(db: &Db, repo_id: i64, id_or_title: &str) -> Result<MilestoneR
             Error::NotFound(format!(
                 "milestone does not exist [id: 0, name: {id_or_title}]"
             ))
-        })
+        })?;
+    get(db, repo_id, by_title.id)
+        .await?
+        .ok_or_else(Error::not_found)
 }
 
 /// What an edit changes (`None`: keep).

@@ -8,7 +8,7 @@ use shared::{
     Error, Result,
     auth::scope::Ability::{Read, Write},
     deploy::{Team, apps, patch, views},
-    http::{Ctx, Guard::Ability, Limits, Response, Sees},
+    http::{Ctx, Guard::Ability, Limits, Response, Sees, limits::ListFitter},
 };
 
 /// Lambda answers at most 6 MB. A list that would be larger leaves out
@@ -54,14 +54,24 @@ shared::routes! {
     } => delete;
 }
 
+/// The team's applications by name. Each is trimmed to the route's limits
+/// as it arrives, so memory holds about one response however large the
+/// stored applications are.
 async fn list(cx: &Ctx) -> Result<Response> {
     let team = Team::of(cx)?;
-    let all: Vec<Value> = apps::list(&cx.db, &team)
-        .await?
-        .iter()
-        .map(|a| views::application(a, team.sensitive))
-        .collect();
-    cx.reply(StatusCode::OK, &all)
+    let mut fitter = ListFitter::new(cx.limits);
+    apps::each(&cx.db, &team, |a| {
+        fitter.push(views::application(&a, team.sensitive))
+    })
+    .await?;
+    // Name and uuid survive every trimming stage.
+    let key = |v: &Value| {
+        (
+            v["name"].as_str().map(str::to_owned),
+            v["uuid"].as_str().map(str::to_owned),
+        )
+    };
+    cx.reply_list(fitter.sort_by(|a, b| key(a).cmp(&key(b))))
 }
 
 async fn get(cx: &Ctx) -> Result<Response> {

@@ -10,14 +10,23 @@ use shared::{
     http::{Guard::Ability, Limits, Sees},
 };
 
-/// Lists of supporting resources: their items are small and bounded in
-/// number per team, so nothing needs leaving out.
+/// Lists bounded in number by their parent (environments, destinations) or
+/// by the request (deployments), with small items.
 const LIST: Limits = Limits::list(&[]);
+
+/// Lists of a team's projects, servers, keys and provider apps: at most
+/// 1,000 each (`deploy::quota`); past Lambda's limit they drop
+/// descriptions, then keep only uuid and name.
+const SUMMARY: Limits = Limits {
+    body: 64 * 1024,
+    omit: &["description"],
+    keep: &["uuid", "name"],
+};
 
 shared::routes! {
     dialect: Deploy;
     GET "/api/v1/projects" {
-        guard: Ability(Read), sees: Sees::DEPLOY, idempotent: false, limits: LIST,
+        guard: Ability(Read), sees: Sees::DEPLOY, idempotent: false, limits: SUMMARY,
     } => handlers::list_projects;
     POST "/api/v1/projects" {
         guard: Ability(Write), sees: Sees::DEPLOY, idempotent: true, limits: Limits::SMALL,
@@ -38,7 +47,7 @@ shared::routes! {
         guard: Ability(Read), sees: Sees::DEPLOY, idempotent: false, limits: Limits::SMALL,
     } => handlers::get_environment;
     GET "/api/v1/servers" {
-        guard: Ability(Read), sees: Sees::DEPLOY, idempotent: false, limits: LIST,
+        guard: Ability(Read), sees: Sees::DEPLOY, idempotent: false, limits: SUMMARY,
     } => handlers::list_servers;
     POST "/api/v1/servers" {
         guard: Ability(Write), sees: Sees::DEPLOY, idempotent: true, limits: Limits::SMALL,
@@ -59,7 +68,7 @@ shared::routes! {
         guard: Ability(Write), sees: Sees::DEPLOY, idempotent: true, limits: Limits::SMALL,
     } => handlers::create_destination;
     GET "/api/v1/security/keys" {
-        guard: Ability(Read), sees: Sees::DEPLOY, idempotent: false, limits: LIST,
+        guard: Ability(Read), sees: Sees::DEPLOY, idempotent: false, limits: SUMMARY,
     } => handlers::list_keys;
     POST "/api/v1/security/keys" {
         guard: Ability(Write), sees: Sees::DEPLOY, idempotent: true, limits: Limits::SMALL,
@@ -71,13 +80,13 @@ shared::routes! {
         guard: Ability(Write), sees: Sees::DEPLOY, idempotent: false, limits: Limits::SMALL,
     } => handlers::delete_key;
     GET "/api/v1/provider-apps" {
-        guard: Ability(Read), sees: Sees::DEPLOY, idempotent: false, limits: LIST,
+        guard: Ability(Read), sees: Sees::DEPLOY, idempotent: false, limits: SUMMARY,
     } => handlers::list_provider_apps;
     POST "/api/v1/provider-apps" {
         guard: Ability(Write), sees: Sees::DEPLOY, idempotent: true, limits: Limits::SMALL,
     } => handlers::create_provider_app;
     GET "/api/v1/github-apps" {
-        guard: Ability(Read), sees: Sees::DEPLOY, idempotent: false, limits: LIST,
+        guard: Ability(Read), sees: Sees::DEPLOY, idempotent: false, limits: SUMMARY,
     } => handlers::list_provider_apps;
     POST "/api/v1/github-apps" {
         guard: Ability(Write), sees: Sees::DEPLOY, idempotent: true, limits: Limits::SMALL,

@@ -60,7 +60,7 @@ fn must_write(ctx: &RepoContext, issue: &IssueRecord) -> Result<()> {
 /// Lists issues by (repository id, number), those the caller may read,
 /// paged, with Gitea's headers.
 async fn list(cx: &Ctx, ids: Vec<(i64, i64)>) -> Result<Response> {
-    let mut found = deps::load_all(&cx.db, &ids).await?;
+    let mut found = deps::load_short(&cx.db, &ids).await?;
     found.sort_by_key(|i| std::cmp::Reverse((i.created, i.id)));
     let mut repos_by_id = HashMap::new();
     let mut visible = Vec::new();
@@ -86,12 +86,18 @@ async fn list(cx: &Ctx, ids: Vec<(i64, i64)>) -> Result<Response> {
         }
     }
     let page = paging::Page::from_query(&cx.query, &cx.config);
-    let shown = page.slice(&visible);
+    let keys: Vec<(i64, i64)> = page
+        .slice(&visible)
+        .iter()
+        .map(|i| (i.repo_id, i.index))
+        .collect();
+    let mut shown = deps::load_all(&cx.db, &keys).await?;
+    shown.sort_by_key(|i| std::cmp::Reverse((i.created, i.id)));
     let repos: HashMap<_, _> = repos_by_id
         .into_iter()
         .filter_map(|(id, r)| r.map(|(r, _)| (id, r)))
         .collect();
-    let body = Issue::many(&cx.db, &repos, shown, &cx.config).await?;
+    let body = Issue::many(&cx.db, &repos, &shown, &cx.config).await?;
     let mut res = cx.reply(StatusCode::OK, &body)?;
     let total = visible.len() as u64;
     paging::set_headers(

@@ -81,8 +81,8 @@ pub async fn list(cx: &Ctx) -> Result<Response> {
     // Gitea's order: deadline first (none before any), then name.
     all.sort_by(|a, b| a.due.cmp(&b.due).then_with(|| a.title.cmp(&b.title)));
     let page = paging::Page::from_query(&cx.query, &cx.config);
-    let body: Vec<Milestone> = page
-        .slice(&all)
+    let body: Vec<Milestone> = milestones::with_descriptions(&cx.db, page.slice(&all))
+        .await?
         .iter()
         .map(|m| Milestone::new(m, &cx.config))
         .collect();

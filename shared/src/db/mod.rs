@@ -365,16 +365,38 @@ impl Db {
     /// All items under one partition key whose sort key begins with `prefix`.
     /// For small, bounded collections only (a user's tokens, a team's members).
     pub async fn query_prefix(&self, pk: &str, prefix: &str) -> Result<Vec<Item>, DbError> {
+        self.query_prefix_projected(pk, prefix, None).await
+    }
+
+    /// Like [`Db::query_prefix`], keeping only the named attributes of each
+    /// item (`projection` lists them, each as written in the item), so long
+    /// texts the caller does not need never reach memory.
+    pub async fn query_prefix_projected(
+        &self,
+        pk: &str,
+        prefix: &str,
+        projection: Option<&[&str]>,
+    ) -> Result<Vec<Item>, DbError> {
         let mut items = Vec::new();
         let mut cursor = None;
         loop {
             let out = self
-                .query(|q| {
-                    q.key_condition_expression("pk = :pk AND begins_with(sk, :p)")
+                .query(|mut q| {
+                    q = q
+                        .key_condition_expression("pk = :pk AND begins_with(sk, :p)")
                         .expression_attribute_values(":pk", s(pk))
                         .expression_attribute_values(":p", s(prefix))
                         .consistent_read(true)
-                        .set_exclusive_start_key(cursor.take())
+                        .set_exclusive_start_key(cursor.take());
+                    if let Some(fields) = projection {
+                        let names: Vec<String> =
+                            (0..fields.len()).map(|i| format!("#p{i}")).collect();
+                        q = q.projection_expression(names.join(", "));
+                        for (n, f) in names.iter().zip(fields) {
+                            q = q.expression_attribute_names(n, *f);
+                        }
+                    }
+                    q
                 })
                 .await?;
             items.extend(out.items.unwrap_or_default());
@@ -387,6 +409,15 @@ impl Db {
 
     /// Reads up to 100 items by key in one call (retrying unprocessed keys).
     pub async fn batch_get(&self, keys: Vec<Item>) -> Result<Vec<Item>, DbError> {
+        self.batch_get_projected(keys, None).await
+    }
+
+    /// Like [`Db::batch_get`], keeping only the named attributes.
+    pub async fn batch_get_projected(
+        &self,
+        keys: Vec<Item>,
+        projection: Option<&[&str]>,
+    ) -> Result<Vec<Item>, DbError> {
         use aws_sdk_dynamodb::types::KeysAndAttributes;
         let mut found = Vec::new();
         let mut pending = keys;
@@ -398,9 +429,17 @@ impl Db {
                     pending.len()
                 )));
             }
-            let request = KeysAndAttributes::builder()
+            let mut request = KeysAndAttributes::builder()
                 .set_keys(Some(pending))
-                .consistent_read(true)
+                .consistent_read(true);
+            if let Some(fields) = projection {
+                let names: Vec<String> = (0..fields.len()).map(|i| format!("#p{i}")).collect();
+                request = request.projection_expression(names.join(", "));
+                for (n, f) in names.iter().zip(fields) {
+                    request = request.expression_attribute_names(n, *f);
+                }
+            }
+            let request = request
                 .build()
                 .map_err(|e| DbError::Service(e.to_string()))?;
             let call = self

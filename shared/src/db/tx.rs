@@ -173,6 +173,18 @@ impl Tx {
         self.push_update(key, expression, names, values, None)
     }
 
+    /// Like [`Tx::update_named`], on a condition.
+    pub fn update_if(
+        &mut self,
+        key: Item,
+        expression: &str,
+        names: &[(&str, &str)],
+        values: &[(&str, AttributeValue)],
+        condition: &str,
+    ) -> Result<&mut Self, DbError> {
+        self.push_update(key, expression, names, values, Some(condition))
+    }
+
     /// An update expression with values and an optional condition.
     pub fn update(
         &mut self,

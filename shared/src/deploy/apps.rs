@@ -104,6 +104,11 @@ pub async fn get(db: &Db, team: &Team, uuid: &str) -> Result<AppRecord> {
 }
 
 /// The team's applications, by name.
+/// Hands each of the team's applications to `f`, as they are read.
+pub async fn each(db: &Db, team: &Team, f: impl FnMut(AppRecord)) -> Result<()> {
+    super::each(db, team, keys::APP_PREFIX, "application", f).await
+}
+
 pub async fn list(db: &Db, team: &Team) -> Result<Vec<AppRecord>> {
     let mut all: Vec<AppRecord> = super::list(db, team, keys::APP_PREFIX, "application").await?;
     all.sort_by(|a, b| a.name.cmp(&b.name).then(a.uuid.cmp(&b.uuid)));
@@ -248,6 +253,8 @@ const MAX_SETTINGS_BYTES: usize = 350_000;
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Part {
     App,
+    /// The team's count of applications.
+    Quota,
     Field(&'static str),
     Domain,
     Other,
@@ -298,6 +305,10 @@ pub async fn save(
         Some(o) => tx.put_if(record, "version = :v", &[(":v", db::n(o.version))])?,
     };
     parts.push(Part::App);
+    if old.is_none() {
+        super::quota::add(&mut tx, team, super::quota::Kind::Applications)?;
+        parts.push(Part::Quota);
+    }
     let refs: [Reference; 4] = [
         (
             "project_uuid",
@@ -361,6 +372,7 @@ pub async fn save(
                     Err(Error::DomainConflicts(found))
                 }
             }
+            Some(Part::Quota) => Err(super::quota::full(super::quota::Kind::Applications)),
             Some(Part::App) if old.is_some() => Err(Error::Conflict(
                 "The application was changed by another request; retry.".into(),
             )),
@@ -392,6 +404,7 @@ pub async fn delete(db: &Db, team: &Team, app: &AppRecord, flags: &[(&str, bool)
         super::drop_ref(&mut tx, ssh_keys::key_of(team, u))?;
     }
     domains::release(&mut tx, team, &app.uuid, &app.claimed)?;
+    super::quota::remove(&mut tx, team, super::quota::Kind::Applications)?;
     let mut cleanup = Map::new();
     cleanup.insert("application_uuid".into(), Value::from(app.uuid.clone()));
     cleanup.insert("application_name".into(), Value::from(app.name.clone()));

@@ -20,6 +20,7 @@ pub mod input;
 pub mod patch;
 pub mod projects;
 pub mod provider_apps;
+pub mod quota;
 pub mod servers;
 pub mod ssh_keys;
 pub mod views;
@@ -99,18 +100,48 @@ pub async fn list<T: DeserializeOwned>(
     prefix: &str,
     kind: &str,
 ) -> Result<Vec<T>> {
-    db.query_prefix(&keys::deploy_team_pk(&team.name), prefix)
-        .await?
-        .into_iter()
-        .filter(|i| matches!(i.get("kind"), Some(AttributeValue::S(k)) if k == kind))
-        .filter_map(|i| match db::from_item(i) {
-            Ok(record) => Some(Ok(record)),
-            Err(e) => {
-                tracing::error!(kind, error = %e, "skipping an item that does not decode");
-                None
+    let mut all = Vec::new();
+    each(db, team, prefix, kind, |record| all.push(record)).await?;
+    Ok(all)
+}
+
+/// Like [`list`], handing each record to `f` as its page of the query
+/// arrives, so the caller keeps only what it needs of each.
+pub async fn each<T: DeserializeOwned>(
+    db: &Db,
+    team: &Team,
+    prefix: &str,
+    kind: &str,
+    mut f: impl FnMut(T),
+) -> Result<()> {
+    let pk = keys::deploy_team_pk(&team.name);
+    let mut cursor = None;
+    loop {
+        let page = db
+            .query(|q| {
+                q.key_condition_expression("pk = :pk AND begins_with(sk, :p)")
+                    .expression_attribute_values(":pk", db::s(&pk))
+                    .expression_attribute_values(":p", db::s(prefix))
+                    .consistent_read(true)
+                    .set_exclusive_start_key(cursor.take())
+            })
+            .await?;
+        for item in page.items.unwrap_or_default() {
+            if !matches!(item.get("kind"), Some(AttributeValue::S(k)) if k == kind) {
+                continue;
             }
-        })
-        .collect()
+            match db::from_item(item) {
+                Ok(record) => f(record),
+                Err(e) => {
+                    tracing::error!(kind, error = %e, "skipping an item that does not decode")
+                }
+            }
+        }
+        match page.last_evaluated_key {
+            Some(k) if !k.is_empty() => cursor = Some(k),
+            _ => return Ok(()),
+        }
+    }
 }
 
 /// An item for a record under the team's key, tagged with its kind.
@@ -171,6 +202,8 @@ pub struct Family {
     /// (which may change what it refers to) makes the delete read again.
     pub updated_at: Option<String>,
     pub refers_to: Vec<Item>,
+    /// The team's count it leaves.
+    pub counted: Option<quota::Kind>,
 }
 
 /// What a parent's delete reports: its 400 when in use, its 404 when gone.
@@ -186,6 +219,7 @@ pub struct Refusals {
 /// batches, free of the transaction size limit.
 pub async fn delete_family<F, Fut>(
     db: &Db,
+    team: &Team,
     key: Item,
     family: Family,
     reload: F,
@@ -212,6 +246,9 @@ where
         tx.delete_if(key.clone(), &condition, &values)?;
         for target in &family.refers_to {
             drop_ref(&mut tx, target.clone())?;
+        }
+        if let Some(kind) = family.counted {
+            quota::remove(&mut tx, team, kind)?;
         }
         match db.transact(tx).await {
             Ok(()) => {
@@ -252,14 +289,29 @@ pub async fn in_use(db: &Db, key: Item) -> Result<bool> {
 }
 
 /// Deletes an item without children that nothing refers to (a deploy key).
-pub async fn delete_resource(db: &Db, team: &Team, sk: &str, refusals: Refusals) -> Result<()> {
+pub async fn delete_resource(
+    db: &Db,
+    team: &Team,
+    sk: &str,
+    counted: quota::Kind,
+    refusals: Refusals,
+) -> Result<()> {
     let family = Family {
         count: None,
         children: Vec::new(),
         refers_to: Vec::new(),
         updated_at: None,
+        counted: Some(counted),
     };
-    delete_family(db, team.key(sk), family, || async { Ok(None) }, refusals).await
+    delete_family(
+        db,
+        team,
+        team.key(sk),
+        family,
+        || async { Ok(None) },
+        refusals,
+    )
+    .await
 }
 
 /// The current time as RFC 3339 (UTC, microseconds), as Coolify renders

@@ -86,8 +86,14 @@ pub async fn create(
     it.insert(ENVIRONMENTS.into(), db::n(1));
     tx.put_if_absent(it)?;
     push_environment(&mut tx, team, &production)?;
-    db.transact(tx).await?;
-    Ok(project)
+    let counted = super::quota::add(&mut tx, team, super::quota::Kind::Projects)?;
+    match db.transact(tx).await {
+        Ok(()) => Ok(project),
+        Err(e) if e.failed_condition() == Some(counted) => {
+            Err(super::quota::full(super::quota::Kind::Projects))
+        }
+        Err(e) => Err(e.into()),
+    }
 }
 
 fn new_environment(project: &str, name: &str) -> EnvironmentRecord {
@@ -209,10 +215,12 @@ pub async fn delete(db: &Db, team: &Team, project: &Project) -> Result<()> {
             .collect(),
         refers_to: Vec::new(),
         updated_at: None,
+        counted: Some(super::quota::Kind::Projects),
     };
     let uuid = &project.project.uuid;
     super::delete_family(
         db,
+        team,
         team.key(&keys::project_sk(uuid)),
         family(project),
         || async { Ok(load(db, team, uuid).await?.as_ref().map(family)) },

@@ -88,10 +88,14 @@ pub async fn create(db: &Db, team: &Team, app: &ProviderAppRecord) -> Result<()>
     let mut tx = db.tx();
     tx.put_if_absent(item(team, &sk(&app.uuid), "provider_app", app)?)?;
     super::add_ref(&mut tx, ssh_keys::key_of(team, &app.private_key_uuid))?;
+    let counted = super::quota::add(&mut tx, team, super::quota::Kind::ProviderApps)?;
     match db.transact(tx).await {
         Ok(()) => Ok(()),
         Err(e) if e.failed_condition() == Some(1) => {
             Err(Error::field("private_key_uuid", "Private Key not found."))
+        }
+        Err(e) if e.failed_condition() == Some(counted) => {
+            Err(super::quota::full(super::quota::Kind::ProviderApps))
         }
         Err(e) => Err(e.into()),
     }

@@ -184,9 +184,13 @@ pub async fn create(db: &Db, team: &Team, server: ServerRecord) -> Result<Server
     tx.put_if_absent(it)?;
     push_destination(&mut tx, team, &destination)?;
     super::add_ref(&mut tx, ssh_keys::key_of(team, &server.private_key_uuid))?;
+    let counted = super::quota::add(&mut tx, team, super::quota::Kind::Servers)?;
     match db.transact(tx).await {
         Ok(()) => Ok(server),
         Err(e) if e.failed_condition() == Some(3) => Err(key_missing()),
+        Err(e) if e.failed_condition() == Some(counted) => {
+            Err(super::quota::full(super::quota::Kind::Servers))
+        }
         Err(e) => Err(e.into()),
     }
 }
@@ -347,10 +351,12 @@ pub async fn delete(db: &Db, team: &Team, server: &Server) -> Result<()> {
             .collect(),
         refers_to: vec![ssh_keys::key_of(team, &s.server.private_key_uuid)],
         updated_at: Some(s.server.updated_at.clone()),
+        counted: Some(super::quota::Kind::Servers),
     };
     let uuid = &server.server.uuid;
     super::delete_family(
         db,
+        team,
         team.key(&keys::server_sk(uuid)),
         family(server),
         || async { Ok(load(db, team, uuid).await?.as_ref().map(family)) },

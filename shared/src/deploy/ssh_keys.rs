@@ -90,7 +90,14 @@ fn check_pem(pem: &str) -> Result<Vec<u8>, String> {
 pub async fn create(db: &Db, team: &Team, key: &KeyRecord) -> Result<()> {
     let mut tx = db.tx();
     tx.put_if_absent(item(team, &sk(&key.uuid), "ssh_key", key)?)?;
-    Ok(db.transact(tx).await?)
+    let counted = super::quota::add(&mut tx, team, super::quota::Kind::Keys)?;
+    match db.transact(tx).await {
+        Ok(()) => Ok(()),
+        Err(e) if e.failed_condition() == Some(counted) => {
+            Err(super::quota::full(super::quota::Kind::Keys))
+        }
+        Err(e) => Err(e.into()),
+    }
 }
 
 pub async fn get(db: &Db, team: &Team, uuid: &str) -> Result<Option<KeyRecord>> {
@@ -111,6 +118,7 @@ pub async fn delete(db: &Db, team: &Team, uuid: &str) -> Result<()> {
         db,
         team,
         &sk(uuid),
+        super::quota::Kind::Keys,
         super::Refusals {
             in_use: "Private Key is in use by a server, an application or a provider app.",
             gone: "Private Key not found.",

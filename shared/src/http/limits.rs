@@ -98,6 +98,76 @@ pub fn fit(res: &mut Response, limits: &Limits) -> Result<(), TooLarge> {
     Err(TooLarge(envelope_len(res)))
 }
 
+/// Builds a large list one element at a time, applying the route's limits
+/// as soon as the list would pass the budget, so memory holds about one
+/// response, not every element as stored (a team's applications may each
+/// carry hundreds of kilobytes of inline files).
+pub struct ListFitter {
+    limits: Limits,
+    items: Vec<Value>,
+    /// Envelope bytes the items take so far.
+    size: usize,
+    /// 0: whole, 1: `omit` applied, 2: `keep` applied.
+    stage: u8,
+}
+
+impl ListFitter {
+    pub fn new(limits: Limits) -> Self {
+        Self {
+            limits,
+            items: Vec::new(),
+            size: 0,
+            stage: 0,
+        }
+    }
+
+    fn trim(&self, item: &mut Value) {
+        let Some(map) = item.as_object_mut() else {
+            return;
+        };
+        if self.stage >= 1 {
+            self.limits.omit.iter().for_each(|f| remove_path(map, f));
+        }
+        if self.stage >= 2 && !self.limits.keep.is_empty() {
+            map.retain(|k, _| self.limits.keep.contains(&k.as_str()));
+        }
+    }
+
+    fn cost(item: &Value) -> usize {
+        // As one element of the body, inside the envelope's JSON string.
+        json_string_len(&item.to_string()) - 1
+    }
+
+    pub fn push(&mut self, mut item: Value) {
+        self.trim(&mut item);
+        self.size += Self::cost(&item);
+        self.items.push(item);
+        while self.size > RESPONSE_BUDGET && self.stage < 2 {
+            self.stage += 1;
+            let mut items = std::mem::take(&mut self.items);
+            items.iter_mut().for_each(|i| self.trim(i));
+            self.size = items.iter().map(Self::cost).sum();
+            self.items = items;
+        }
+    }
+
+    /// Orders the elements (after building: they arrive in storage order).
+    pub fn sort_by(mut self, compare: impl FnMut(&Value, &Value) -> std::cmp::Ordering) -> Self {
+        self.items.sort_by(compare);
+        self
+    }
+
+    /// The list, and the `X-Omitted-Fields` value if anything was left out.
+    pub fn finish(self) -> (Vec<Value>, Option<String>) {
+        let header = match self.stage {
+            0 => None,
+            1 => Some(self.limits.omit.join(",")),
+            _ => Some(format!("all but {}", self.limits.keep.join(","))),
+        };
+        (self.items, header)
+    }
+}
+
 /// Removes `a.b.c` from an object (each step through an object).
 fn remove_path(item: &mut serde_json::Map<String, Value>, path: &str) {
     match path.split_once('.') {
@@ -161,6 +231,26 @@ mod tests {
             serde_json::json!({"id": 7, "milestone": {"title": "m"}})
         );
         assert!(envelope_len(&big) <= RESPONSE_BUDGET);
+    }
+
+    #[test]
+    fn the_fitter_trims_as_it_goes() {
+        let limits = Limits {
+            body: 0,
+            omit: &["body"],
+            keep: &["id"],
+        };
+        let mut f = ListFitter::new(limits);
+        f.push(serde_json::json!({"id": 0, "body": "small", "x": 1}));
+        let (items, header) = ListFitter::new(limits).finish();
+        assert!(items.is_empty() && header.is_none());
+        for i in 1..60 {
+            f.push(serde_json::json!({"id": i, "body": "\"".repeat(60_000), "x": 1}));
+        }
+        let (items, header) = f.finish();
+        assert_eq!(items.len(), 60);
+        assert_eq!(header.as_deref(), Some("body"));
+        assert_eq!(items[0], serde_json::json!({"id": 0, "x": 1}));
     }
 
     #[test]

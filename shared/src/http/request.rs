@@ -49,6 +49,8 @@ pub struct Ctx {
     pub body: Vec<u8>,
     pub request_id: String,
     pub caller: Caller,
+    /// The route's size limits (lists build within them).
+    pub limits: super::Limits,
 }
 
 impl Ctx {
@@ -124,6 +126,17 @@ impl Ctx {
     /// A JSON response in this API's dialect.
     pub fn reply(&self, status: StatusCode, value: &impl Serialize) -> Result<Response> {
         Ok(response::json(self.dialect, status, value))
+    }
+
+    /// A list built within the route's limits ([`super::limits::ListFitter`]),
+    /// with `X-Omitted-Fields` when something was left out.
+    pub fn reply_list(&self, fitter: super::limits::ListFitter) -> Result<Response> {
+        let (items, omitted) = fitter.finish();
+        let mut res = response::json(self.dialect, StatusCode::OK, &items);
+        if let Some(v) = omitted.and_then(|o| lambda_http::http::HeaderValue::from_str(&o).ok()) {
+            res.headers_mut().insert("x-omitted-fields", v);
+        }
+        Ok(res)
     }
 
     /// 204 No Content.

@@ -224,6 +224,7 @@ async fn prepare<S: Service>(
         body,
         request_id: request_id.to_owned(),
         caller: Caller::Anonymous,
+        limits: route.limits,
     };
     auth::check_guard(&caller, route.guard, cx.method.as_str(), S::DIALECT)?;
     cx.caller = caller;

@@ -60,14 +60,41 @@ pub async fn unlink(db: &Db, repo_id: i64, index: i64) -> Result<()> {
 
 /// Loads issues by (repository id, number), skipping any that are gone.
 pub async fn load_all(db: &Db, ids: &[(i64, i64)]) -> Result<Vec<IssueRecord>> {
-    let mut out = Vec::new();
-    for chunk in ids.chunks(100) {
-        let keys = chunk.iter().map(|(r, i)| keys::issue(*r, *i)).collect();
-        for item in db.batch_get(keys).await? {
-            out.push(crate::db::from_item(item)?);
-        }
-    }
-    Ok(out)
+    load(db, ids, None).await
+}
+
+/// Like [`load_all`], without bodies, refs and the other long fields: what
+/// sorting and permission checks need of a long list (any number of issues
+/// may depend on one). Fetch the shown page with [`load_all`].
+pub async fn load_short(db: &Db, ids: &[(i64, i64)]) -> Result<Vec<IssueRecord>> {
+    const SHORT: [&str; 9] = [
+        "id", "repo_id", "index", "is_pull", "title", "poster", "created", "updated", "closed",
+    ];
+    load(db, ids, Some(&SHORT)).await
+}
+
+async fn load(
+    db: &Db,
+    ids: &[(i64, i64)],
+    projection: Option<&[&str]>,
+) -> Result<Vec<IssueRecord>> {
+    use futures::{StreamExt, TryStreamExt};
+    let reads: Vec<_> = ids
+        .chunks(100)
+        .map(|chunk| {
+            let keys = chunk.iter().map(|(r, i)| keys::issue(*r, *i)).collect();
+            db.batch_get_projected(keys, projection)
+        })
+        .collect();
+    let items: Vec<Vec<crate::db::Item>> = futures::stream::iter(reads)
+        .buffer_unordered(8)
+        .try_collect()
+        .await?;
+    items
+        .into_iter()
+        .flatten()
+        .map(|i| crate::db::from_item(i).map_err(Into::into))
+        .collect()
 }
 
 /// Whether any blocker of `issue` is still open.
@@ -76,7 +103,7 @@ pub async fn has_open_blockers(db: &Db, issue: &IssueRecord) -> Result<bool> {
     if ids.is_empty() {
         return Ok(false);
     }
-    Ok(load_all(db, &ids).await?.iter().any(|b| !b.closed))
+    Ok(load_short(db, &ids).await?.iter().any(|b| !b.closed))
 }
 
 /// Makes `dependent` depend on `blocker`.
