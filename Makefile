@@ -1,6 +1,6 @@
 # Two commands: `make dev` serves the whole API locally, `make test` runs
 # every test. See README.md.
-.PHONY: dev test lint fmt validate bench bench-scale build clean
+.PHONY: dev test lint fmt validate bench bench-scale build clean check-data
 
 dev:
 	scripts/dev.sh
@@ -27,6 +27,13 @@ bench:
 # Issue listings at 100 and 10,000 issues, search over 200+ repositories.
 bench-scale:
 	scripts/bench-scale.sh
+
+# Recomputes counters and claims against what they count; REPAIR=1 fixes
+# the drift it finds. Uses TABLE_NAME / DYNAMODB_ENDPOINT (make dev's table
+# by default).
+check-data:
+	TABLE_NAME=$${TABLE_NAME:-serverless-forge} DYNAMODB_ENDPOINT=$${DYNAMODB_ENDPOINT:-http://127.0.0.1:8000} \
+	cargo run --quiet -p shared --bin check_data -- $(if $(REPAIR),--repair)
 
 build:
 	sam build

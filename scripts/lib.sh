@@ -36,3 +36,26 @@ start_dynamodb() {
   export DYNAMODB_ENDPOINT="http://127.0.0.1:$port"
   wait_http "$DYNAMODB_ENDPOINT" 90
 }
+
+# Starts $1 instances of every function now (one route of each, from the
+# local router): the emulator starts an instance with `cargo run` on its
+# first request, which must not wait for a build lock held elsewhere.
+warm_functions() {
+  local count="${1:-4}" method path warm
+  python3 -c '
+import tomllib
+router = tomllib.load(open("Cargo.toml", "rb"))["workspace"]["metadata"]["lambda"]["watch"]["router"]
+first = {}
+for path, routes in router.items():
+    for r in routes:
+        first.setdefault(r["function"], (r["method"], path.replace("{", "").replace("}", "")))
+print("\n".join("%s %s" % mp for mp in first.values()))
+' | while read -r method path; do
+    warm=()
+    for _ in $(seq "$count"); do
+      curl -s -o /dev/null --max-time 300 -X "$method" "$API_URL$path" &
+      warm+=($!)
+    done
+    wait "${warm[@]}"
+  done
+}

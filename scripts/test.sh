@@ -40,24 +40,7 @@ wait_http "$API_URL/api/v1/user" 120
 
 # Start every instance of every function now: the emulator starts one with
 # `cargo run`, which must not wait for the build lock `cargo test` holds.
-# One route of each function, from the local router.
-warm_paths=$(python3 -c '
-import tomllib
-router = tomllib.load(open("Cargo.toml", "rb"))["workspace"]["metadata"]["lambda"]["watch"]["router"]
-first = {}
-for path, routes in router.items():
-    for r in routes:
-        first.setdefault(r["function"], (r["method"], path.replace("{", "").replace("}", "")))
-print("\n".join("%s %s" % mp for mp in first.values()))
-')
-while read -r method path; do
-  warm=()
-  for _ in $(seq "${CONCURRENCY:-4}"); do
-    curl -s -o /dev/null --max-time 300 -X "$method" "$API_URL$path" &
-    warm+=($!)
-  done
-  wait "${warm[@]}"
-done <<<"$warm_paths"
+warm_functions "${CONCURRENCY:-4}"
 
 # Build every test executable, then run them directly rather than through
 # `cargo test`: cargo would hold the build lock while the tests run, and an
@@ -78,6 +61,12 @@ while read -r dir exe; do
   echo "== $(basename "$exe")"
   (cd "$dir" && "$exe" "$@") || failed+=("$(basename "$exe")")
 done <"$tests_list"
+
+# The fault test freezes a database of its own.
+if [ -z "${SKIP_FAULT_TEST:-}" ]; then
+  echo "== fault test (scripts/fault-test.sh)"
+  scripts/fault-test.sh || failed+=("fault-test")
+fi
 
 if ((${#failed[@]})); then
   echo "FAILED test executables: ${failed[*]}" >&2

@@ -101,7 +101,7 @@ impl Config {
             no_reply_address,
             db_connect_timeout: millis(&get, "DB_CONNECT_TIMEOUT_MS", 1_000)?,
             db_attempt_timeout: millis(&get, "DB_ATTEMPT_TIMEOUT_MS", 2_000)?,
-            db_operation_timeout: millis(&get, "DB_OPERATION_TIMEOUT_MS", 4_500)?,
+            db_operation_timeout: millis(&get, "DB_OPERATION_TIMEOUT_MS", 3_500)?,
             request_timeout: millis(&get, "REQUEST_TIMEOUT_MS", 25_000)?,
             instance_domain: match get("INSTANCE_DOMAIN").as_deref() {
                 None => InstanceDomain::ApiOrigin,

@@ -8,6 +8,7 @@ pub mod auth;
 pub mod config;
 pub mod db;
 pub mod deploy;
+pub mod doctor;
 pub mod error;
 pub mod http;
 pub mod issues;

@@ -213,3 +213,92 @@ fn template_table_matches_the_code() {
         assert_eq!(y["Projection"]["ProjectionType"].as_str(), Some("ALL"));
     }
 }
+
+fn all_routes() -> Vec<(&'static str, Route)> {
+    functions()
+        .into_iter()
+        .flat_map(|(f, routes)| routes.iter().map(move |r| (f, *r)))
+        .collect()
+}
+
+/// Token creation shows its secret once, so a replay could not repeat it.
+const NOT_IDEMPOTENT_POST: &str = "/api/v1/users/{username}/tokens";
+
+#[test]
+fn every_create_route_honours_idempotency_keys() {
+    let creates = [
+        "/api/v1/admin/users",
+        "/api/v1/orgs",
+        "/api/v1/orgs/{org}/teams",
+        "/api/v1/user/repos",
+        "/api/v1/orgs/{org}/repos",
+        "/api/v1/admin/users/{username}/repos",
+        "/api/v1/repos/{owner}/{repo}/labels",
+        "/api/v1/orgs/{org}/labels",
+        "/api/v1/repos/{owner}/{repo}/milestones",
+        "/api/v1/repos/{owner}/{repo}/issues",
+        "/api/v1/repos/{owner}/{repo}/pulls",
+        "/api/v1/repos/{owner}/{repo}/issues/{index}/dependencies",
+        "/api/v1/repos/{owner}/{repo}/issues/{index}/blocks",
+        "/api/v1/applications/public",
+        "/api/v1/applications/private-provider-app",
+        "/api/v1/applications/private-github-app",
+        "/api/v1/applications/private-deploy-key",
+        "/api/v1/applications/dockerfile",
+        "/api/v1/applications/dockerimage",
+        "/api/v1/applications/dockercompose",
+        "/api/v1/projects",
+        "/api/v1/projects/{uuid}/environments",
+        "/api/v1/servers",
+        "/api/v1/servers/{uuid}/destinations",
+        "/api/v1/security/keys",
+        "/api/v1/provider-apps",
+        "/api/v1/github-apps",
+    ];
+    let routes = all_routes();
+    for path in creates {
+        let found: Vec<_> = routes
+            .iter()
+            .filter(|(_, r)| r.method == "POST" && r.path == path)
+            .collect();
+        assert_eq!(found.len(), 1, "POST {path}: declared exactly once");
+        assert!(found[0].1.idempotent, "POST {path}: must be idempotent");
+    }
+}
+
+#[test]
+fn idempotency_is_declared_for_posts_only_except_token_creation() {
+    for (f, r) in all_routes() {
+        let want = r.method == "POST" && r.path != NOT_IDEMPOTENT_POST;
+        assert_eq!(
+            r.idempotent, want,
+            "{f}: {} {} declares idempotent: {}",
+            r.method, r.path, r.idempotent
+        );
+    }
+    assert!(
+        all_routes()
+            .iter()
+            .any(|(_, r)| r.method == "POST" && r.path == NOT_IDEMPOTENT_POST),
+        "token creation is still a route"
+    );
+}
+
+#[test]
+fn every_route_declares_visibility_and_a_bounded_body() {
+    for (f, r) in all_routes() {
+        assert!(
+            !r.sees.is_empty(),
+            "{f}: {} {} declares no `sees` entry",
+            r.method,
+            r.path
+        );
+        assert!(
+            r.limits.body > 0 && r.limits.body <= 1 << 20,
+            "{f}: {} {} body limit {} is not in 1..=1 MiB",
+            r.method,
+            r.path,
+            r.limits.body
+        );
+    }
+}

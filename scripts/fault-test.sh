@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# The fault test (tests/tests/fault.rs) with a DynamoDB Local and an API of
+# its own: it freezes its database (SIGSTOP), which would stall every other
+# test sharing one. Expects the function binaries and the test executables
+# to be built (scripts/test.sh builds them first).
+set -euo pipefail
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$ROOT"
+. scripts/lib.sh
+
+ensure_cargo_lambda
+mkdir -p .local
+pids=()
+cleanup() {
+  for p in "${pids[@]}"; do kill -CONT "$p" 2>/dev/null || true; kill "$p" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+}
+trap cleanup EXIT INT TERM
+
+ddb_port="$(free_port)"
+scripts/dynamodb-local.sh run "$ddb_port" >.local/dynamodb-fault.log 2>&1 &
+ddb_pid=$!
+pids+=("$ddb_pid")
+export DYNAMODB_ENDPOINT="http://127.0.0.1:$ddb_port"
+wait_http "$DYNAMODB_ENDPOINT" 90
+
+api_port="$(free_port)"
+export TABLE_NAME="fault-$api_port"
+export ROOT_URL="http://127.0.0.1:$api_port/" API_URL="http://127.0.0.1:$api_port"
+export BOOTSTRAP_ADMIN_TOKEN="$(python3 -c 'import secrets; print(secrets.token_hex(20))')"
+export BOOTSTRAP_ADMIN_PASSWORD="admin-password-$api_port"
+export RUST_LOG="${RUST_LOG:-warn}"
+cargo run --quiet -p shared --bin bootstrap >/dev/null
+
+cargo lambda watch --invoke-address 127.0.0.1 --invoke-port "$api_port" \
+  --concurrency 4 --ignore-changes >.local/watch-fault.log 2>&1 &
+pids+=($!)
+wait_http "$API_URL/api/v1/user" 120
+warm_functions 4
+
+cargo build --quiet -p shared --bin check_data
+exe=$(cargo test -p api-tests --test fault --no-run --message-format=json 2>/dev/null |
+  python3 -c 'import json,sys
+for l in sys.stdin:
+    m=json.loads(l)
+    if m.get("reason")=="compiler-artifact" and m.get("executable") and m["target"]["name"]=="fault": print(m["executable"])')
+FAULT_DDB_PID="$ddb_pid" CHECK_DATA="$ROOT/target/debug/check_data" \
+  bash -c "cd tests && '$exe' --nocapture"

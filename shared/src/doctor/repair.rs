@@ -1,0 +1,85 @@
+//! Applies findings. Counters are set on condition that they still hold
+//! what was read (a request may have moved them since the scan: such a
+//! repair is skipped and the next run looks again); deletions, claim
+//! holders and cancellations are idempotent.
+
+use aws_sdk_dynamodb::types::AttributeValue;
+
+use super::{Finding, Fix, Report};
+use crate::db::{self, Db, DbError, keys::key};
+
+/// Repairs every finding of `report`, counting what was done and skipped.
+pub async fn repair(db: &Db, report: &mut Report) -> Result<(), DbError> {
+    for f in &report.drift {
+        match apply(db, f).await {
+            Ok(()) => report.repaired += 1,
+            Err(DbError::ConditionFailed) => report.skipped += 1,
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
+}
+
+async fn apply(db: &Db, f: &Finding) -> Result<(), DbError> {
+    let k = key(&f.pk, &f.sk);
+    match &f.fix {
+        Fix::SetNumber {
+            attribute,
+            stored,
+            actual,
+        } => {
+            let condition = if *stored == 0 {
+                "attribute_not_exists(#a) OR #a = :stored"
+            } else {
+                "#a = :stored"
+            };
+            db.update(|u| {
+                u.set_key(Some(k))
+                    .update_expression("SET #a = :actual")
+                    .condition_expression(condition)
+                    .expression_attribute_names("#a", attribute)
+                    .expression_attribute_values(":stored", db::n(*stored))
+                    .expression_attribute_values(":actual", db::n(*actual))
+            })
+            .await
+            .map(|_| ())
+        }
+        Fix::SetText {
+            attribute, actual, ..
+        } => db
+            .update(|u| {
+                u.set_key(Some(k))
+                    .update_expression("SET #a = :actual")
+                    .condition_expression("attribute_exists(pk)")
+                    .expression_attribute_names("#a", attribute)
+                    .expression_attribute_values(":actual", db::s(actual))
+            })
+            .await
+            .map(|_| ()),
+        Fix::SetHolders { actual, .. } if actual.is_empty() => {
+            db.delete(|d| d.set_key(Some(k))).await
+        }
+        Fix::SetHolders { actual, .. } => db
+            .update(|u| {
+                u.set_key(Some(k))
+                    .update_expression("SET apps = :apps")
+                    .expression_attribute_values(":apps", AttributeValue::Ss(actual.clone()))
+            })
+            .await
+            .map(|_| ()),
+        Fix::PutKey => db.put(|p| p.set_item(Some(k))).await,
+        Fix::Delete => db.delete(|d| d.set_key(Some(k))).await,
+        Fix::Cancel => db
+            .update(|u| {
+                u.set_key(Some(k))
+                    .update_expression("SET #s = :cancelled REMOVE gsi2pk, gsi2sk")
+                    .condition_expression("#s IN (:queued, :running)")
+                    .expression_attribute_names("#s", "status")
+                    .expression_attribute_values(":cancelled", db::s("cancelled-by-user"))
+                    .expression_attribute_values(":queued", db::s("queued"))
+                    .expression_attribute_values(":running", db::s("in_progress"))
+            })
+            .await
+            .map(|_| ()),
+    }
+}

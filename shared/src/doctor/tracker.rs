@@ -1,0 +1,352 @@
+//! Tracker checks: repository and milestone counters, the counters item's
+//! name after renames, milestone memberships, team member counts,
+//! dependency links, and grants of deleted repositories.
+
+use std::collections::{HashMap, HashSet};
+
+use super::{Finding, Fix, Inventory, counter, finding, flag, number, tally, text};
+use crate::db::{Item, keys};
+
+/// Live repositories by id: (owner, name) from their settings items.
+fn live_repos(inv: &Inventory) -> HashMap<i64, (String, String)> {
+    inv.partitions
+        .iter()
+        .filter(|(pk, _)| pk.starts_with("OWNER#"))
+        .flat_map(|(_, items)| items)
+        .filter(|i| text(i, "sk").starts_with(keys::REPO_NAME_PREFIX))
+        .map(|i| {
+            (
+                number(i, "id"),
+                (text(i, "owner").to_string(), text(i, "name").to_string()),
+            )
+        })
+        .collect()
+}
+
+fn repo_id(pk: &str) -> Option<i64> {
+    pk.strip_prefix("REPO#")?.parse().ok()
+}
+
+/// The numbers at the end of a sort key (`DEP#n#repo#index` → [n, repo, index]).
+fn numbers(sk: &str) -> Vec<i64> {
+    sk.split('#')
+        .skip(1)
+        .filter_map(|p| p.parse().ok())
+        .collect()
+}
+
+pub fn check(inv: &Inventory) -> Vec<Finding> {
+    let live = live_repos(inv);
+    let mut out = Vec::new();
+    let mut alive_issues: HashSet<(i64, i64)> = HashSet::new();
+    for (pk, items) in &inv.partitions {
+        let Some(id) = repo_id(pk) else { continue };
+        if live.contains_key(&id) {
+            alive_issues.extend(
+                items
+                    .iter()
+                    .filter(|i| text(i, "sk").starts_with(keys::ISSUE_PREFIX))
+                    .map(|i| (id, number(i, "index"))),
+            );
+        }
+    }
+    for (pk, items) in &inv.partitions {
+        let Some(id) = repo_id(pk) else { continue };
+        if let Some(names) = live.get(&id) {
+            repository(&mut out, inv, pk, items, names);
+        } else {
+            // A deleted repository: its grants go (its issues, labels and
+            // milestones are unreachable and stay).
+            for g in items
+                .iter()
+                .filter(|i| text(i, "sk").starts_with(keys::ACCESS_PREFIX))
+            {
+                out.push(finding("grant of a deleted repository", g, Fix::Delete));
+            }
+        }
+        links(&mut out, inv, id, items, &alive_issues);
+    }
+    grants_elsewhere(&mut out, inv, &live);
+    teams(&mut out, inv);
+    out
+}
+
+fn repository(
+    out: &mut Vec<Finding>,
+    inv: &Inventory,
+    pk: &str,
+    items: &[Item],
+    (owner, name): &(String, String),
+) {
+    let issues: Vec<&Item> = items
+        .iter()
+        .filter(|i| text(i, "sk").starts_with(keys::ISSUE_PREFIX))
+        .collect();
+    if let Some(stats) = inv.get(pk, keys::PROFILE) {
+        let count = |pull: bool, closed: Option<bool>| {
+            issues
+                .iter()
+                .filter(|i| {
+                    flag(i, "is_pull") == pull && closed.is_none_or(|c| flag(i, "closed") == c)
+                })
+                .count() as i64
+        };
+        let what = "repository counter";
+        counter(out, what, stats, "num_issues", count(false, None));
+        counter(
+            out,
+            what,
+            stats,
+            "num_closed_issues",
+            count(false, Some(true)),
+        );
+        counter(out, what, stats, "num_pulls", count(true, None));
+        counter(
+            out,
+            what,
+            stats,
+            "num_closed_pulls",
+            count(true, Some(true)),
+        );
+        let highest = issues.iter().map(|i| number(i, "index")).max().unwrap_or(0);
+        if number(stats, "last_index") < highest {
+            out.push(finding(
+                "issue number behind the issues",
+                stats,
+                Fix::SetNumber {
+                    attribute: "last_index".into(),
+                    stored: number(stats, "last_index"),
+                    actual: highest,
+                },
+            ));
+        }
+        for (attribute, actual) in [("owner", owner), ("name", name)] {
+            if text(stats, attribute) != actual {
+                out.push(finding(
+                    "repository name on its counters (renamed)",
+                    stats,
+                    Fix::SetText {
+                        attribute: attribute.into(),
+                        stored: text(stats, attribute).into(),
+                        actual: actual.clone(),
+                    },
+                ));
+            }
+        }
+    }
+    milestones(out, inv, pk, &issues);
+}
+
+fn milestones(out: &mut Vec<Finding>, inv: &Inventory, pk: &str, issues: &[&Item]) {
+    let open = tally(
+        issues
+            .iter()
+            .filter(|i| !flag(i, "closed"))
+            .map(|i| number(i, "milestone")),
+    );
+    let all = tally(issues.iter().map(|i| number(i, "milestone")));
+    let closed = |m: i64| all.get(&m).copied().unwrap_or(0) - open.get(&m).copied().unwrap_or(0);
+    let mut known = HashSet::new();
+    for m in inv.with_prefix(pk, keys::MILESTONE_PREFIX) {
+        let id = number(m, "id");
+        known.insert(id);
+        counter(
+            out,
+            "milestone counter",
+            m,
+            "num_issues",
+            all.get(&id).copied().unwrap_or(0),
+        );
+        counter(out, "milestone counter", m, "num_closed_issues", closed(id));
+    }
+    // Memberships: one per issue with a milestone, none other.
+    let wanted: HashSet<String> = issues
+        .iter()
+        .filter(|i| known.contains(&number(i, "milestone")))
+        .map(|i| {
+            let repo = pk.trim_start_matches("REPO#").parse().unwrap_or(0);
+            let key = keys::milestone_issue(repo, number(i, "milestone"), number(i, "index"));
+            text(&key, "sk").to_string()
+        })
+        .collect();
+    let mut have = HashSet::new();
+    for m in inv.with_prefix(pk, "MSISSUE#") {
+        have.insert(text(m, "sk").to_string());
+        if !wanted.contains(text(m, "sk")) {
+            out.push(finding("stale milestone membership", m, Fix::Delete));
+        }
+    }
+    for sk in wanted.difference(&have) {
+        out.push(Finding {
+            what: "missing milestone membership",
+            pk: pk.to_string(),
+            sk: sk.clone(),
+            fix: Fix::PutKey,
+        });
+    }
+}
+
+/// Both sides of a dependency must exist, between two live issues.
+fn links(
+    out: &mut Vec<Finding>,
+    inv: &Inventory,
+    id: i64,
+    items: &[Item],
+    alive: &HashSet<(i64, i64)>,
+) {
+    for link in items.iter().filter(|i| {
+        let sk = text(i, "sk");
+        sk.starts_with("DEP#") || sk.starts_with("BLOCKS#")
+    }) {
+        let sk = text(link, "sk");
+        let [n, other_repo, other] = numbers(sk)[..] else {
+            out.push(finding("unreadable dependency link", link, Fix::Delete));
+            continue;
+        };
+        let mirror = if sk.starts_with("DEP#") {
+            keys::blocks(other_repo, other, id, n)
+        } else {
+            keys::dependency(other_repo, other, id, n)
+        };
+        let mirrored = inv.get(text(&mirror, "pk"), text(&mirror, "sk")).is_some();
+        if !(alive.contains(&(id, n)) && alive.contains(&(other_repo, other)) && mirrored) {
+            out.push(finding("dangling dependency link", link, Fix::Delete));
+        }
+    }
+}
+
+/// The user and team sides of grants on repositories that are gone.
+fn grants_elsewhere(
+    out: &mut Vec<Finding>,
+    inv: &Inventory,
+    live: &HashMap<i64, (String, String)>,
+) {
+    for (pk, items) in &inv.partitions {
+        let prefix = if pk.starts_with("OWNER#") {
+            "COLLAB#"
+        } else if pk.starts_with("TEAM#") {
+            "REPO#"
+        } else {
+            continue;
+        };
+        for g in items.iter().filter(|i| text(i, "sk").starts_with(prefix)) {
+            if !live.contains_key(&number(g, "repo_id")) {
+                out.push(finding("grant of a deleted repository", g, Fix::Delete));
+            }
+        }
+    }
+}
+
+fn teams(out: &mut Vec<Finding>, inv: &Inventory) {
+    for (pk, items) in inv
+        .partitions
+        .iter()
+        .filter(|(pk, _)| pk.starts_with("TEAM#"))
+    {
+        let members = items
+            .iter()
+            .filter(|i| text(i, "sk").starts_with("MEMBER#"))
+            .count() as i64;
+        if let Some(team) = inv.get(pk, keys::PROFILE) {
+            counter(out, "team member count", team, "members", members);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::{inventory, keyed};
+    use super::*;
+    use crate::db::{n, s};
+
+    fn repo() -> Vec<Item> {
+        vec![
+            keyed(
+                "OWNER#o",
+                "REPO#r",
+                &[("id", n(1)), ("owner", s("o")), ("name", s("r"))],
+            ),
+            keyed(
+                "REPO#1",
+                "PROFILE",
+                &[
+                    ("num_issues", n(5)),
+                    ("last_index", n(1)),
+                    ("owner", s("o")),
+                    ("name", s("old")),
+                ],
+            ),
+            keyed(
+                "REPO#1",
+                "ISSUE#00000000000000000002",
+                &[
+                    ("index", n(2)),
+                    ("milestone", n(7)),
+                    (
+                        "closed",
+                        aws_sdk_dynamodb::types::AttributeValue::Bool(true),
+                    ),
+                ],
+            ),
+            keyed(
+                "REPO#1",
+                "MILESTONE#00000000000000000007",
+                &[("id", n(7)), ("num_issues", n(1))],
+            ),
+        ]
+    }
+
+    #[test]
+    fn counters_names_and_memberships() {
+        let found = check(&inventory(repo()));
+        let fixes: Vec<(&str, &Fix)> = found.iter().map(|f| (f.what, &f.fix)).collect();
+        let set = |a: &str, stored, actual| Fix::SetNumber {
+            attribute: a.into(),
+            stored,
+            actual,
+        };
+        assert!(
+            fixes.contains(&("repository counter", &set("num_issues", 5, 1))),
+            "{found:#?}"
+        );
+        assert!(fixes.contains(&("repository counter", &set("num_closed_issues", 0, 1))));
+        assert!(fixes.contains(&("issue number behind the issues", &set("last_index", 1, 2))));
+        assert!(fixes.contains(&("milestone counter", &set("num_closed_issues", 0, 1))));
+        assert!(
+            found
+                .iter()
+                .any(|f| f.what == "repository name on its counters (renamed)")
+        );
+        assert!(
+            found
+                .iter()
+                .any(|f| f.what == "missing milestone membership"
+                    && f.sk == "MSISSUE#00000000000000000007#00000000000000000002")
+        );
+    }
+
+    #[test]
+    fn links_and_grants_of_the_dead() {
+        let mut items = repo();
+        // Issue 2 of repo 1 depends on issue 9 of repo 3, which is gone.
+        items.push(keyed(
+            "REPO#1",
+            "DEP#00000000000000000002#00000000000000000003#00000000000000000009",
+            &[],
+        ));
+        items.push(keyed("REPO#3", "ACCESS#USER#u", &[]));
+        items.push(keyed(
+            "OWNER#u",
+            "COLLAB#00000000000000000003",
+            &[("repo_id", n(3))],
+        ));
+        let found = check(&inventory(items));
+        let deleted: Vec<(&str, &str)> = found
+            .iter()
+            .filter(|f| f.fix == Fix::Delete)
+            .map(|f| (f.pk.as_str(), f.sk.as_str()))
+            .collect();
+        assert_eq!(deleted.len(), 3, "{found:#?}");
+        assert!(deleted.contains(&("REPO#3", "ACCESS#USER#u")));
+    }
+}

@@ -1,0 +1,172 @@
+//! Fault test: the database stalls in the middle of a burst of concurrent
+//! writes. Run by `scripts/fault-test.sh` against an API and a DynamoDB
+//! Local of its own (freezing the shared one would stall every other
+//! test), which sets `FAULT_DDB_PID` (the database process), `CHECK_DATA`
+//! (the operator's consistency check) and the usual API variables.
+//!
+//! Every answer must be a 2xx or a 503 (with `Retry-After`), none may hang,
+//! the 503s must come within 5 s of the request, and afterwards the check
+//! must find no counter or claim that differs from what it counts.
+
+use std::{
+    process::Command,
+    sync::Arc,
+    time::{Duration, Instant},
+};
+
+use api_tests::{Api, Auth, deploy::Team, issue_repo, unique};
+use serde_json::{Value, json};
+use tokio::sync::Mutex;
+
+/// The longest any request may take before it counts as hanging.
+const HANG: Duration = Duration::from_secs(20);
+
+#[derive(Debug)]
+struct Outcome {
+    what: &'static str,
+    status: u16,
+    latency: Duration,
+    retry_after: bool,
+}
+
+fn signal(pid: &str, sig: &str) {
+    let ok = Command::new("kill")
+        .args([sig, pid])
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(ok, "kill {sig} {pid}");
+}
+
+#[tokio::test]
+async fn a_stalled_database_answers_503_and_leaves_no_drift() {
+    let Ok(pid) = std::env::var("FAULT_DDB_PID") else {
+        eprintln!("skipped: run by scripts/fault-test.sh");
+        return;
+    };
+    let repo = Arc::new(issue_repo(false).await);
+    let milestone = repo.milestone("m").await;
+    let team = Arc::new(Team::new().await);
+    let outcomes = Arc::new(Mutex::new(Vec::<Outcome>::new()));
+    let stop_at = Instant::now() + Duration::from_secs(12);
+
+    let mut workers = Vec::new();
+    for w in 0..12 {
+        let (repo, team, outcomes) = (repo.clone(), team.clone(), outcomes.clone());
+        workers.push(tokio::spawn(async move {
+            let mut created: Vec<i64> = Vec::new();
+            let mut apps: Vec<String> = Vec::new();
+            let mut round = 0;
+            while Instant::now() < stop_at {
+                round += 1;
+                let (what, method, path, auth_token, body): (_, _, String, String, Option<Value>) =
+                    match (w + round) % 4 {
+                        0 => (
+                            "create issue",
+                            "POST",
+                            repo.base.clone(),
+                            repo.owner.token.clone(),
+                            Some(json!({"title": unique("t"), "milestone": milestone})),
+                        ),
+                        1 if !created.is_empty() => (
+                            "close issue",
+                            "PATCH",
+                            format!("{}/{}", repo.base, created[round % created.len()]),
+                            repo.owner.token.clone(),
+                            Some(json!({"state": if round % 2 == 0 { "closed" } else { "open" }})),
+                        ),
+                        2 => (
+                            "create app",
+                            "POST",
+                            "/api/v1/applications/dockerimage".to_string(),
+                            team.token.clone(),
+                            Some(team.body(json!({
+                                "docker_registry_image_name": "nginx",
+                                "ports_exposes": "80",
+                                "domains": format!("https://{}.fault.test", unique("d")),
+                            }))),
+                        ),
+                        3 if !apps.is_empty() => (
+                            "delete app",
+                            "DELETE",
+                            format!("/api/v1/applications/{}", apps.remove(0)),
+                            team.token.clone(),
+                            None,
+                        ),
+                        _ => continue,
+                    };
+                let started = Instant::now();
+                let call = repo.api.call(method, &path, Auth::Token(&auth_token), body);
+                let r = tokio::time::timeout(HANG, call)
+                    .await
+                    .unwrap_or_else(|_| panic!("{what} {path} hung for {HANG:?}"));
+                if r.status < 300 {
+                    match what {
+                        "create issue" => created.extend(r.body["number"].as_i64()),
+                        "create app" => apps.extend(r.body["uuid"].as_str().map(str::to_owned)),
+                        _ => {}
+                    }
+                }
+                outcomes.lock().await.push(Outcome {
+                    what,
+                    status: r.status,
+                    latency: started.elapsed(),
+                    retry_after: r.header("retry-after").is_some(),
+                });
+            }
+        }));
+    }
+
+    // Freeze the database for 8 s in the middle of the burst.
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    signal(&pid, "-STOP");
+    tokio::time::sleep(Duration::from_secs(8)).await;
+    signal(&pid, "-CONT");
+    for w in workers {
+        w.await.expect("worker");
+    }
+
+    let outcomes = outcomes.lock().await;
+    let unavailable: Vec<&Outcome> = outcomes.iter().filter(|o| o.status == 503).collect();
+    for o in outcomes.iter() {
+        assert!(
+            o.status < 300 || o.status == 503,
+            "{} answered {} after {:?}",
+            o.what,
+            o.status,
+            o.latency
+        );
+    }
+    assert!(!unavailable.is_empty(), "the freeze produced no 503");
+    for o in &unavailable {
+        assert!(o.retry_after, "a 503 without Retry-After: {o:?}");
+        assert!(
+            o.latency < Duration::from_secs(5),
+            "a 503 came after {:?}: {o:?}",
+            o.latency
+        );
+    }
+    let slowest = unavailable
+        .iter()
+        .map(|o| o.latency)
+        .max()
+        .unwrap_or_default();
+    eprintln!(
+        "fault: {} requests, {} answered 503, slowest 503 after {slowest:?}",
+        outcomes.len(),
+        unavailable.len()
+    );
+
+    // Let what DynamoDB Local queued during the freeze finish, then check.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let check = std::env::var("CHECK_DATA").expect("CHECK_DATA names the check-data binary");
+    let out = Command::new(&check).output().expect("run check-data");
+    let report: Value = serde_json::from_slice(&out.stdout).expect("check-data prints JSON");
+    assert_eq!(
+        report["drift"],
+        json!([]),
+        "check-data found drift: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success());
+    let _ = Api::from_env();
+}
