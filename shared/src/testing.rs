@@ -88,6 +88,45 @@ pub fn request(method: &str, uri: &str, token: Option<&str>, body: Option<&str>)
     b.body(body).expect("valid test request")
 }
 
+/// A request decoded from an API Gateway (HTTP API, payload 2.0) event
+/// whose body arrives base64-encoded, as binary bodies do: what
+/// `cargo lambda watch` cannot send (it refuses bodies that are not UTF-8).
+pub fn base64_event(method: &str, path: &str, token: &str, body: &[u8]) -> Request {
+    use base64::Engine;
+    let event = json!({
+        "version": "2.0",
+        "routeKey": "$default",
+        "rawPath": path,
+        "rawQueryString": "",
+        "headers": {
+            "authorization": format!("token {token}"),
+            "content-type": "application/json",
+            "host": "forge.test",
+        },
+        "requestContext": {
+            "accountId": "123456789012",
+            "apiId": "api",
+            "domainName": "forge.test",
+            "domainPrefix": "forge",
+            "http": {
+                "method": method,
+                "path": path,
+                "protocol": "HTTP/1.1",
+                "sourceIp": "203.0.113.1",
+                "userAgent": "test",
+            },
+            "requestId": "req",
+            "routeKey": "$default",
+            "stage": "$default",
+            "time": "26/Nov/2026:00:00:00 +0000",
+            "timeEpoch": 0,
+        },
+        "body": base64::engine::general_purpose::STANDARD.encode(body),
+        "isBase64Encoded": true,
+    });
+    lambda_http::request::from_str(&event.to_string()).expect("a valid API Gateway event")
+}
+
 /// Status and JSON body (`Value::Null` when empty).
 pub fn parts(res: &Response) -> (u16, Value) {
     let bytes: &[u8] = match res.body() {

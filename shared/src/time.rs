@@ -18,7 +18,7 @@ pub const LAST: i64 = 253_402_300_799; // 9999-12-31T23:59:59Z
 /// Cannot panic: instants outside years 1 to 9999 (which nothing stores)
 /// are clamped, where a time zone's offset could overflow chrono.
 pub fn render(secs: i64, tz: Tz) -> String {
-    let secs = secs.clamp(FIRST + 86_400, LAST - 86_400);
+    let secs = secs.clamp(FIRST, LAST);
     let utc = DateTime::<Utc>::from_timestamp(secs, 0).unwrap_or_default();
     tz.from_utc_datetime(&utc.naive_utc())
         .to_rfc3339_opts(SecondsFormat::Secs, true)

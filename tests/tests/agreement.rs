@@ -164,6 +164,15 @@ fn template_table_matches_the_code() {
         Some(true)
     );
     assert_eq!(props["DeletionProtectionEnabled"].as_bool(), Some(true));
+    assert_eq!(
+        props["TimeToLiveSpecification"]["AttributeName"].as_str(),
+        Some(table::TTL),
+        "the TTL attribute the idempotency records use"
+    );
+    assert_eq!(
+        props["TimeToLiveSpecification"]["Enabled"].as_bool(),
+        Some(true)
+    );
     let keys = |schema: &Yaml| -> Vec<(String, String)> {
         schema
             .as_sequence()

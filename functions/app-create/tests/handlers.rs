@@ -90,3 +90,14 @@ async fn instant_deploy_needs_the_deploy_ability() {
         )
     );
 }
+
+#[tokio::test]
+async fn a_body_that_is_not_utf8_is_a_400_and_creates_nothing() {
+    let app = testing::app().await;
+    let (token, team, _) = testing::deploy_team(&app, "utf", &["root"]).await;
+    let bad = [b'{', b'"', 0xc3, 0x28, b'"', b':', b'1', b'}'];
+    let req = testing::base64_event("POST", "/api/v1/applications/dockerimage", &token, &bad);
+    let (status, body) = testing::parts(&shared::http::handle::<Api>(&app, req).await);
+    assert_eq!(status, 400, "{body}");
+    assert!(apps::list(&app.db, &team).await.unwrap().is_empty());
+}

@@ -111,3 +111,14 @@ async fn mentions_and_listing_keys_are_stored() {
         &keys::issue_list_pk(repo_id, false, true)
     );
 }
+
+#[tokio::test]
+async fn a_body_that_is_not_utf8_is_a_400_and_changes_nothing() {
+    let (app, token, repo_id) = setup().await;
+    let bad = [b'{', b'"', b't', 0xff, 0xfe, b'"', b'}'];
+    let req = testing::base64_event("POST", "/api/v1/repos/ivy/app/issues", &token, &bad);
+    let (status, body) = testing::parts(&shared::http::handle::<Api>(&app, req).await);
+    assert_eq!(status, 400, "{body}");
+    assert!(body["message"].as_str().unwrap().contains("UTF-8"), "{body}");
+    assert_eq!(repos::stats(&app.db, repo_id).await.unwrap().last_index, 0);
+}

@@ -109,6 +109,11 @@ impl Ctx {
     /// The body as a JSON object (the deploy API checks its keys itself).
     pub fn json_object(&self) -> Result<serde_json::Map<String, serde_json::Value>> {
         self.check_json_content_type()?;
+        if std::str::from_utf8(&self.body).is_err() {
+            return Err(Error::BadRequest(
+                "request body is not UTF-8: send a JSON object".into(),
+            ));
+        }
         if self.body.iter().all(u8::is_ascii_whitespace) {
             return Err(Error::Unprocessable(
                 "request body is required: send a JSON object".into(),
