@@ -119,6 +119,9 @@ async fn a_body_that_is_not_utf8_is_a_400_and_changes_nothing() {
     let req = testing::base64_event("POST", "/api/v1/repos/ivy/app/issues", &token, &bad);
     let (status, body) = testing::parts(&shared::http::handle::<Api>(&app, req).await);
     assert_eq!(status, 400, "{body}");
-    assert!(body["message"].as_str().unwrap().contains("UTF-8"), "{body}");
+    assert!(
+        body["message"].as_str().unwrap().contains("UTF-8"),
+        "{body}"
+    );
     assert_eq!(repos::stats(&app.db, repo_id).await.unwrap().last_index, 0);
 }
