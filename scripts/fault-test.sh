@@ -33,10 +33,10 @@ export RUST_LOG="${RUST_LOG:-warn}"
 cargo run --quiet -p shared --bin bootstrap >/dev/null
 
 cargo lambda watch --invoke-address 127.0.0.1 --invoke-port "$api_port" \
-  --concurrency 4 --ignore-changes >.local/watch-fault.log 2>&1 &
+  --concurrency 8 --ignore-changes >.local/watch-fault.log 2>&1 &
 pids+=($!)
 wait_http "$API_URL/api/v1/user" 120
-warm_functions 4
+warm_functions 8
 
 cargo build --quiet -p shared --bin check_data
 exe=$(cargo test -p api-tests --test fault --no-run --message-format=json 2>/dev/null |

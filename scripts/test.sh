@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# `make test`: every test of the workspace against real DynamoDB Local.
+# `make test`: every test of the workspace against real DynamoDB Local,
+# then schemathesis over the OpenAPI document and the fault test.
 # Starts an in-memory DynamoDB Local on a free port unless DYNAMODB_ENDPOINT
 # is given, builds the function binaries, serves them with
 # `cargo lambda watch` on a free port for the black-box tests, runs
@@ -61,6 +62,12 @@ while read -r dir exe; do
   echo "== $(basename "$exe")"
   (cd "$dir" && "$exe" "$@") || failed+=("$(basename "$exe")")
 done <"$tests_list"
+
+# Schemathesis over docs/openapi.yaml against the same API: no 5xx of ours.
+if [ -z "${SKIP_FUZZ:-}" ]; then
+  echo "== fuzz (scripts/fuzz.sh)"
+  scripts/fuzz.sh || failed+=("fuzz")
+fi
 
 # The fault test freezes a database of its own.
 if [ -z "${SKIP_FAULT_TEST:-}" ]; then

@@ -3,6 +3,7 @@
 //! `cargo lambda watch` and sets `API_URL` and `BOOTSTRAP_ADMIN_TOKEN`.
 
 pub mod deploy;
+pub mod raw;
 
 use base64::{Engine, engine::general_purpose::STANDARD};
 use reqwest::{Method, header::HeaderMap};
@@ -81,7 +82,11 @@ impl Api {
         Self {
             base: base.trim_end_matches('/').to_string(),
             admin_token,
-            http: reqwest::Client::new(),
+            // A request that never ends fails its test instead of hanging CI.
+            http: reqwest::Client::builder()
+                .timeout(std::time::Duration::from_secs(120))
+                .build()
+                .expect("an HTTP client"),
         }
     }
 

@@ -32,17 +32,6 @@ async fn total(api: &Api, u: &TestUser, repo: &str) -> String {
     r.header("x-total-count").unwrap_or_default().to_string()
 }
 
-async fn send(api: &Api, u: &TestUser, method: &str, path: &str, body: Vec<u8>) -> Reply {
-    api.raw(
-        method,
-        path,
-        Auth::Token(&u.token),
-        Some("application/json"),
-        body,
-    )
-    .await
-}
-
 #[tokio::test]
 async fn texts_and_bodies_past_their_bounds_are_refused() {
     let api = Api::from_env();
@@ -60,80 +49,71 @@ async fn texts_and_bodies_past_their_bounds_are_refused() {
     assert_eq!(r.status, 201, "{:?}", r.body);
     let before = total(&api, &u, &repo).await;
     let one = format!("{issues}/1");
-    let big = "x".repeat(401 * 1024);
-    let over_text = "x".repeat(513 * 1024);
-    let json = |v: Value| v.to_string().into_bytes();
+    // Plain ASCII: under the 512 KiB request limit, over the stored bound.
+    let (over, big) = ("b".repeat(65_537), "x".repeat(401 * 1024));
+    let past_limit = "x".repeat(513 * 1024);
     let (pulls, milestones) = (format!("{repo}/pulls"), format!("{repo}/milestones"));
     let collaborator = format!("{repo}/collaborators/{}", other.name);
-    let rows: Vec<(&str, &str, Vec<u8>, u16, &str)> = vec![
+    let long = "body: is too long";
+    let rows: Vec<(&str, &str, Value, u16, &str)> = vec![
         (
             "POST",
             &issues,
-            json(json!({"title": "t", "body": "b".repeat(65_537)})),
+            json!({"title": "t", "body": over}),
             422,
             "body: is too long (maximum is 65536 characters)",
         ),
         (
             "POST",
             &issues,
-            json(json!({"title": "t", "body": big})),
+            json!({"title": "t", "body": big}),
             422,
-            "body: is too long",
+            long,
         ),
         (
             "POST",
             &issues,
-            json(json!({"title": "t", "ref": big})),
+            json!({"title": "t", "ref": big}),
             422,
             "ref: ",
         ),
         (
             "POST",
             &issues,
-            json(json!({"title": "t", "body": over_text})),
+            json!({"title": "t", "body": past_limit}),
             413,
             "",
         ),
-        (
-            "PATCH",
-            &one,
-            json(json!({"body": "b".repeat(65_537)})),
-            422,
-            "body: is too long",
-        ),
-        (
-            "PATCH",
-            &one,
-            json(json!({"body": big})),
-            422,
-            "body: is too long",
-        ),
-        ("PATCH", &one, json(json!({"ref": big})), 422, "ref: "),
-        ("PATCH", &one, json(json!({"body": over_text})), 413, ""),
+        ("PATCH", &one, json!({"body": over}), 422, long),
+        ("PATCH", &one, json!({"body": big}), 422, long),
+        ("PATCH", &one, json!({"ref": big}), 422, "ref: "),
+        ("PATCH", &one, json!({"body": past_limit}), 413, ""),
         (
             "POST",
             &pulls,
-            json(json!({"title": "t", "head": "a", "base": "b", "body": big})),
+            json!({"title": "t", "head": "a", "base": "b", "body": big}),
             422,
-            "body: is too long",
+            long,
         ),
         (
             "POST",
             &milestones,
-            json(json!({"title": "t", "description": "d".repeat(65_536)})),
+            json!({"title": "t", "description": "d".repeat(65_536)}),
             422,
             "description",
         ),
         (
             "PUT",
             &collaborator,
-            json(json!({"permission": "write", "pad": "p".repeat(65 * 1024)})),
+            json!({"permission": "write", "pad": "p".repeat(65 * 1024)}),
             413,
             "",
         ),
     ];
     for (i, (method, path, body, status, text)) in rows.into_iter().enumerate() {
-        let r = send(&api, &u, method, path, body).await;
+        let r = api
+            .call(method, path, Auth::Token(&u.token), Some(body))
+            .await;
         assert_eq!(
             r.status,
             status,
@@ -331,6 +311,19 @@ async fn deadlines_and_filters_outside_years_1_to_9999_are_refused() {
     );
 }
 
+/// A GET of a large response. The local emulator (`cargo lambda watch`)
+/// now and then replaces one with its own bare 500, without the
+/// `x-request-id` every API response carries; only that 500 is retried.
+async fn read(t: &Team, path: &str) -> Reply {
+    for _ in 0..5 {
+        let r = t.get(path).await;
+        if r.status != 500 || r.header("x-request-id").is_some() {
+            return r;
+        }
+    }
+    panic!("GET {path}: the emulator kept failing")
+}
+
 /// Posts a compose create; the answer must come quickly.
 async fn compose(t: &Team, text: &str) -> (Reply, Duration) {
     let mut body = valid(t, "dockercompose");
@@ -399,7 +392,7 @@ async fn compose_files_that_nest_or_expand_without_end_cost_little() {
         assert_eq!(r.status, 201, "{name}: {:?}", r.body);
         assert!(took < Duration::from_secs(10), "{name}: {took:?}");
         let uuid = r.body["uuid"].as_str().expect("uuid");
-        let app = t.get(&format!("/applications/{uuid}")).await;
+        let app = read(&t, &format!("/applications/{uuid}")).await;
         assert_eq!(app.status, 200, "{name}");
         assert_eq!(
             app.body["docker_compose_raw"],

@@ -43,3 +43,66 @@ async fn a_server_needs_a_key_of_the_team() {
         testing::call::<Api>(&app, "GET", "/api/v1/servers", Some(&token), None).await;
     assert_eq!((status, list), (200, json!([])));
 }
+
+/// A team holds at most 1,000 projects (and as many of each other kind), so
+/// Coolify's unpaged lists always fit one response. The count is kept in
+/// the create and delete transactions.
+#[tokio::test]
+async fn a_team_holds_at_most_a_thousand_of_each_kind() {
+    use shared::deploy::quota::{COUNTS_SK, MAX_PER_TEAM};
+    let app = testing::app().await;
+    let (_, token) = testing::seed_user(&app, "qua", false, &["root"]).await;
+    let create = || {
+        testing::call::<Api>(
+            &app,
+            "POST",
+            "/api/v1/projects",
+            Some(&token),
+            Some(json!({"name": "p"})),
+        )
+    };
+    let (status, first) = create().await;
+    assert_eq!(status, 201, "{first}");
+    let counts = shared::db::keys::deploy("qua", COUNTS_SK);
+    let stored = |item: Option<shared::db::Item>| {
+        item.and_then(|i| i.get("projects").and_then(|v| v.as_n().ok()).cloned())
+    };
+    assert_eq!(
+        stored(app.db.get(counts.clone()).await.unwrap()),
+        Some("1".into())
+    );
+
+    // As if 998 more had been made: one more fits, the next does not.
+    app.db
+        .update(|u| {
+            u.set_key(Some(counts.clone()))
+                .update_expression("SET projects = :n")
+                .expression_attribute_values(":n", shared::db::n(MAX_PER_TEAM - 1))
+        })
+        .await
+        .unwrap();
+    let (status, last) = create().await;
+    assert_eq!(status, 201, "{last}");
+    let (status, refused) = create().await;
+    assert_eq!(status, 400, "{refused}");
+    assert_eq!(
+        refused["message"],
+        json!("The team already has 1000 projects; delete some first.")
+    );
+    let (_, list) = testing::call::<Api>(&app, "GET", "/api/v1/projects", Some(&token), None).await;
+    assert_eq!(
+        list.as_array().unwrap().len(),
+        2,
+        "the refused create wrote nothing"
+    );
+
+    // A delete frees a place.
+    let uri = format!("/api/v1/projects/{}", last["uuid"].as_str().unwrap());
+    assert_eq!(
+        testing::call::<Api>(&app, "DELETE", &uri, Some(&token), None)
+            .await
+            .0,
+        200
+    );
+    assert_eq!(create().await.0, 201);
+}

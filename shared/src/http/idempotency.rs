@@ -29,9 +29,13 @@ use crate::{
 
 /// How long a replay stays available.
 const KEEP_SECS: i64 = 24 * 3600;
-/// How long an attempt owns its key before a retry may take it over; more
-/// than a request can last.
-const LEASE_SECS: i64 = 60;
+/// How long an attempt owns its key before a retry may take it over: about
+/// as long as a request may last. (A retry that takes over early is still
+/// safe: the earlier attempt's transactions then fail their marker.)
+const LEASE_SECS: i64 = 30;
+/// How long releasing a key after a 5xx may wait: when the database is the
+/// reason for the 5xx it may not answer, and the client is waiting.
+const RELEASE_WAIT: std::time::Duration = std::time::Duration::from_secs(1);
 /// Largest answer kept for replay (an item holds at most 400 KB).
 const MAX_KEPT_BODY: usize = 300 * 1024;
 
@@ -209,12 +213,17 @@ pub async fn finish(db: &Db, claim: Claim, res: &Response) {
         if db.committed() {
             return;
         }
-        db.delete(|d| {
+        // Only while uncommitted: a late transaction of this attempt then
+        // fails its marker, so releasing cannot lose a change.
+        let release = db.delete(|d| {
             d.set_key(Some(claim.key))
-                .condition_expression("attempt = :a")
+                .condition_expression("attempt = :a AND attribute_not_exists(committed)")
                 .expression_attribute_values(":a", db::s(&claim.attempt))
-        })
-        .await
+        });
+        match tokio::time::timeout(RELEASE_WAIT, release).await {
+            Ok(done) => done,
+            Err(_) => return,
+        }
     } else {
         let body = match res.body() {
             Body::Text(t) if t.len() <= MAX_KEPT_BODY => Some(t.clone()),

@@ -168,17 +168,21 @@ impl ListFitter {
     }
 }
 
-/// Removes `a.b.c` from an object (each step through an object).
+/// Removes `a.b.c` from an object; each step goes into an object, or into
+/// every object of an array (`labels.description`).
 fn remove_path(item: &mut serde_json::Map<String, Value>, path: &str) {
     match path.split_once('.') {
         None => {
             item.remove(path);
         }
-        Some((head, rest)) => {
-            if let Some(inner) = item.get_mut(head).and_then(Value::as_object_mut) {
-                remove_path(inner, rest);
-            }
-        }
+        Some((head, rest)) => match item.get_mut(head) {
+            Some(Value::Object(inner)) => remove_path(inner, rest),
+            Some(Value::Array(list)) => list
+                .iter_mut()
+                .filter_map(Value::as_object_mut)
+                .for_each(|inner| remove_path(inner, rest)),
+            _ => {}
+        },
     }
 }
 

@@ -2,6 +2,8 @@
 //! the request lifecycle (limits, idempotency), request parsing, response
 //! builders and Gitea paging.
 
+#[cfg(debug_assertions)]
+mod emulator;
 pub mod idempotency;
 pub mod limits;
 pub mod paging;

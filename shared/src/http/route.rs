@@ -57,8 +57,9 @@ pub struct Limits {
     /// Largest request body in bytes (the configured `MAX_BODY_BYTES` is a
     /// ceiling over every route).
     pub body: usize,
-    /// Fields of each list element (`a.b` reaches into an object) dropped,
-    /// all at once, when the whole response would pass the limit.
+    /// Fields of each list element (`a.b` reaches into an object, or into
+    /// each object of an array) dropped, all at once, when the whole
+    /// response would pass the limit.
     pub omit: &'static [&'static str],
     /// If still too large: the only fields each element keeps.
     pub keep: &'static [&'static str],
@@ -80,9 +81,10 @@ impl Limits {
         }
     }
 
-    /// An issue or pull-request list: bodies, refs and milestone
-    /// descriptions may be left out.
-    pub const ISSUES: Limits = Limits::list(&["body", "ref", "milestone.description"]);
+    /// An issue or pull-request list: bodies, refs and the descriptions of
+    /// its milestone and labels may be left out.
+    pub const ISSUES: Limits =
+        Limits::list(&["body", "ref", "milestone.description", "labels.description"]);
 
     /// A list: small query-only requests; `omit` fields may be left out.
     pub const fn list(omit: &'static [&'static str]) -> Limits {

@@ -302,8 +302,14 @@ pub async fn run<S: Service>() -> std::result::Result<(), lambda_http::Error> {
     let config = Config::from_env()?;
     // Lives as long as the process, like the Lambda execution environment.
     let app: &'static App = Box::leak(Box::new(App::new(config).await));
-    lambda_http::run(lambda_http::service_fn(move |req: Request| async move {
+    let handler = lambda_http::service_fn(move |req: Request| async move {
         Ok::<_, std::convert::Infallible>(handle::<S>(app, req).await)
-    }))
-    .await
+    });
+    #[cfg(debug_assertions)]
+    return lambda_http::runtime(handler)
+        .layer(super::emulator::Layer)
+        .run()
+        .await;
+    #[cfg(not(debug_assertions))]
+    lambda_http::run(handler).await
 }
