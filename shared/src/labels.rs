@@ -108,7 +108,10 @@ pub async fn create(db: &Db, scope: Scope, new: NewLabel) -> Result<LabelRecord>
     };
     let mut item = db::to_item(&label)?;
     item.extend(label.scope.key(label.id));
-    db.put(|p| p.set_item(Some(item))).await?;
+    // A transaction, so a request's idempotency key records the commit.
+    let mut tx = db.tx();
+    tx.put_if_absent(item)?;
+    db.transact(tx).await?;
     Ok(label)
 }
 

@@ -68,7 +68,10 @@ pub async fn create(db: &Db, repo_id: i64, new: NewMilestone) -> Result<Mileston
     };
     let mut item = db::to_item(&m)?;
     item.extend(keys::milestone(repo_id, m.id));
-    db.put(|p| p.set_item(Some(item))).await?;
+    // A transaction, so a request's idempotency key records the commit.
+    let mut tx = db.tx();
+    tx.put_if_absent(item)?;
+    db.transact(tx).await?;
     Ok(m)
 }
 

@@ -15,10 +15,12 @@ pub const FIRST: i64 = -62_135_596_800; // 0001-01-01T00:00:00Z
 pub const LAST: i64 = 253_402_300_799; // 9999-12-31T23:59:59Z
 
 /// RFC 3339 with whole seconds; `Z` when the offset is zero, as Go writes it.
-/// Cannot panic: instants outside years 1 to 9999 (which nothing stores)
-/// are clamped, where a time zone's offset could overflow chrono.
+/// Cannot panic: instants beyond a day outside years 1 to 9999 (which
+/// nothing stores) are clamped, where a time zone's offset could overflow
+/// chrono.
 pub fn render(secs: i64, tz: Tz) -> String {
-    let secs = secs.clamp(FIRST, LAST);
+    const DAY: i64 = 86_400;
+    let secs = secs.clamp(FIRST - DAY, LAST + DAY);
     let utc = DateTime::<Utc>::from_timestamp(secs, 0).unwrap_or_default();
     tz.from_utc_datetime(&utc.naive_utc())
         .to_rfc3339_opts(SecondsFormat::Secs, true)
@@ -81,15 +83,15 @@ pub fn end_of_day(raw: &str, tz: Tz) -> Result<Option<i64>, String> {
             (date, offset)
         }
     };
+    // The year as written: 9999-12-31 in any offset is a valid deadline.
     if !(1..=9999).contains(&date.year()) {
         return Err(format!("{raw:?} is outside the years 1 to 9999"));
     }
-    let secs = offset
+    offset
         .from_local_datetime(&date.and_time(end))
         .single()
-        .map(|t| t.timestamp())
-        .ok_or_else(|| format!("{raw:?} is not a valid date"))?;
-    in_range(raw, secs).map(Some)
+        .map(|t| Some(t.timestamp()))
+        .ok_or_else(|| format!("{raw:?} is not a valid date"))
 }
 
 /// An instant as a client sends it (RFC 3339), for filters like `since`.
@@ -124,6 +126,7 @@ mod deadline_tests {
         assert!(end_of_day("+262142-12-31", Tz::UTC).is_err());
         assert!(end_of_day("10000-01-01", Tz::UTC).is_err());
         assert!(end_of_day("9999-12-31", chrono_tz::Pacific::Kiritimati).is_ok());
+        assert!(end_of_day("9999-12-31T00:00:00-05:00", Tz::UTC).is_ok());
         assert!(end_of_day("0001-01-02", Tz::UTC).is_ok());
         assert!(end_of_day("2024-02-30", Tz::UTC).is_err());
     }

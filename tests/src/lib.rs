@@ -174,6 +174,15 @@ impl Api {
         Auth::Token(&self.admin_token)
     }
 
+    /// The bootstrap admin's name and password, for what only a password
+    /// may do (managing tokens).
+    pub fn admin_login() -> (String, String) {
+        let name = std::env::var("BOOTSTRAP_ADMIN_USER").unwrap_or_else(|_| "root".into());
+        let password = std::env::var("BOOTSTRAP_ADMIN_PASSWORD")
+            .expect("BOOTSTRAP_ADMIN_PASSWORD must be the bootstrap admin's password");
+        (name, password)
+    }
+
     /// Creates a user (as the admin) and a token for them through Basic
     /// auth with their password.
     pub async fn new_user(&self, prefix: &str) -> TestUser {

@@ -123,7 +123,7 @@ async fn wrong_or_revoked_tokens_get_401_on_every_route() {
 }
 
 #[tokio::test]
-async fn tokens_are_made_with_the_password_or_by_a_site_admin() {
+async fn tokens_are_made_with_a_password_by_the_user_or_a_site_admin() {
     let api = Api::from_env();
     let u = api.new_user("mint").await;
     let other = api.new_user("other").await;
@@ -150,6 +150,11 @@ async fn tokens_are_made_with_the_password_or_by_a_site_admin() {
 
     let r = api
         .call("POST", &path, api.admin(), Some(body.clone()))
+        .await;
+    assert_eq!(r.status, 401, "not even a site admin's token: {:?}", r.body);
+    let (admin, password) = Api::admin_login();
+    let r = api
+        .call("POST", &path, Auth::Basic(&admin, &password), Some(body.clone()))
         .await;
     assert_eq!(r.status, 201, "{:?}", r.body);
     assert_eq!(r.body["name"], "ci");

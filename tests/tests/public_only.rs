@@ -141,6 +141,8 @@ struct World {
     label: i64,
     milestone: i64,
     person: String,
+    /// The person's password: tokens are listed with it.
+    password: String,
     member: String,
     visibility: &'static str,
     fresh: String,
@@ -279,6 +281,9 @@ async fn run(api: &Api, tokens: [&str; 3], rows: Vec<Row>, refused: bool, hidden
             // The refusal tells nothing about the target.
             assert!(got.body.as_object().is_some_and(|o| o.len() <= 3), "{what}");
             assert!(got.body.get("id").is_none(), "{what}");
+        } else if template.contains("/tokens") {
+            // Tokens are managed with a password only: a token gets 401.
+            assert_eq!(got.status, 401, "{what}");
         } else {
             assert!((200..300).contains(&got.status), "{what}");
         }
@@ -331,7 +336,6 @@ async fn snapshot(api: &Api, worlds: [&World; 3]) -> Vec<(String, Value)> {
         let o = format!("/orgs/{}", w.org);
         let r = format!("/repos/{}/{}", w.org, w.repo);
         let mut paths = vec![format!("/teams/{}", w.team)];
-        paths.push(format!("/users/{}/tokens", w.person));
         paths.extend(["", "/teams", "/labels"].map(|s| format!("{o}{s}")));
         // The repository itself, then what lies under it.
         let under = " /labels /milestones?state=all /issues?state=all /pulls/3 /issues/1";
@@ -343,6 +347,13 @@ async fn snapshot(api: &Api, worlds: [&World; 3]) -> Vec<(String, Value)> {
             assert_eq!(got.status, 200, "GET {p}: {:?}", got.body);
             out.push((p, got.body));
         }
+        // Tokens are listed with the owner's password only.
+        let p = format!("/api/v1/users/{}/tokens", w.person);
+        let got = api
+            .call("GET", &p, Auth::Basic(&w.person, &w.password), None)
+            .await;
+        assert_eq!(got.status, 200, "GET {p}: {:?}", got.body);
+        out.push((p, got.body));
     }
     out
 }
@@ -354,11 +365,16 @@ async fn public_only_tokens_touch_nothing_private() {
     let v = api.new_user_with("pov", json!({"visibility": "limited"}));
     let (v, mark) = (v.await, unique("pm"));
     let token_of = async |user: &TestUser| {
-        let tokens = admin_get(&api, format!("/users/{}/tokens", user.name)).await;
+        // Tokens are managed with a password only (not even an admin's token).
+        let path = format!("/api/v1/users/{}/tokens", user.name);
+        let tokens = api
+            .call("GET", &path, Auth::Basic(&user.name, &user.password), None)
+            .await;
         tokens.body[0]["name"].as_str().unwrap().to_string()
     };
     let world = async |person: &TestUser, private: bool| World {
         person: person.name.clone(),
+        password: person.password.clone(),
         member: w.name.clone(),
         visibility: if private { "private" } else { "public" },
         fresh: unique("pf"),

@@ -1,7 +1,7 @@
 //! Access tokens: `POST|GET /users/{username}/tokens`,
-//! `DELETE /users/{username}/tokens/{id}`. As in Gitea, only the user
-//! signed in with their password (a token cannot mint tokens) or a site
-//! admin may manage a user's tokens.
+//! `DELETE /users/{username}/tokens/{id}`. As in Gitea, only the user or a
+//! site admin, signed in with a password (a token cannot mint tokens), may
+//! manage a user's tokens.
 
 use lambda_http::http::StatusCode;
 use serde::Deserialize;
@@ -29,24 +29,24 @@ struct CreateAccessTokenOption {
     team: Option<String>,
 }
 
-/// The user whose tokens the path names, once the caller may manage them.
+/// The user whose tokens the path names, once the caller may manage them:
+/// signed in with a password (a token cannot mint tokens, not even a site
+/// admin's, whose scopes would otherwise be escaped), as that user or as a
+/// site admin.
 async fn owner_of_tokens(cx: &Ctx) -> Result<UserRecord> {
     let me = cx.signed_in()?;
     let user = existing_user(cx, cx.param("username")).await?;
-    if me.is_site_admin() {
-        return Ok(user);
-    }
-    if me.user.id != user.id {
-        return Err(Error::Forbidden(
-            "only the user themself or a site admin may manage these tokens".into(),
+    if let Via::Token { .. } = me.via {
+        return Err(Error::Unauthorized(
+            "basic authentication with the user's password is required to manage tokens".into(),
         ));
     }
-    match me.via {
-        Via::Password => Ok(user),
-        Via::Token { .. } => Err(Error::Unauthorized(
-            "basic authentication with the user's password is required to manage tokens".into(),
-        )),
+    if me.is_site_admin() || me.user.id == user.id {
+        return Ok(user);
     }
+    Err(Error::Forbidden(
+        "only the user themself or a site admin may manage these tokens".into(),
+    ))
 }
 
 pub async fn create(cx: &Ctx) -> Result<Response> {

@@ -50,8 +50,9 @@ pub fn deadline(cx: &Ctx, field: &str, raw: &str) -> Result<i64> {
         .unwrap_or(0))
 }
 
-/// Checks assignees: each must exist (422), may be assigned (read access to
-/// the kind, else 422) and must not have blocked the poster (403).
+/// Checks assignees (or reviewers; callers bound how many): each must exist
+/// (422), may be assigned (read access to the kind, else 422) and must not
+/// have blocked the poster (403).
 pub async fn assignees(
     cx: &Ctx,
     ctx: &RepoContext,
@@ -59,7 +60,6 @@ pub async fn assignees(
     poster: &str,
     unit: Unit,
 ) -> Result<Vec<String>> {
-    fields::at_most("assignees", logins.len(), fields::MAX_ASSIGNEES)?;
     let mut out: Vec<String> = Vec::new();
     for login in logins
         .into_iter()

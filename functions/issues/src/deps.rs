@@ -3,18 +3,13 @@
 //! `{owner, repo, index}` bodies naming the other issue, possibly in
 //! another repository. Every permission failure is a 404, as in Gitea.
 
-use std::collections::HashMap;
-
 use lambda_http::http::StatusCode;
 use serde::Deserialize;
 use shared::{
     Error, Result,
     http::{Ctx, Response, paging},
     issues::{self, IssueRecord, deps, views::Issue},
-    repos::{
-        self,
-        access::{self, RepoContext, Unit},
-    },
+    repos::access::{self, RepoContext, Unit},
 };
 
 use crate::common;
@@ -60,50 +55,14 @@ fn must_write(ctx: &RepoContext, issue: &IssueRecord) -> Result<()> {
 /// Lists issues by (repository id, number), those the caller may read,
 /// paged, with Gitea's headers.
 async fn list(cx: &Ctx, ids: Vec<(i64, i64)>) -> Result<Response> {
-    let mut found = deps::load_short(&cx.db, &ids).await?;
-    found.sort_by_key(|i| std::cmp::Reverse((i.created, i.id)));
-    let mut repos_by_id = HashMap::new();
-    let mut visible = Vec::new();
-    for issue in found {
-        // One resolution per repository, readable or not.
-        if let std::collections::hash_map::Entry::Vacant(slot) = repos_by_id.entry(issue.repo_id) {
-            let readable = match repos::locate(&cx.db, issue.repo_id).await? {
-                Some((owner, name)) => access::load(&cx.db, &cx.caller, &owner, &name)
-                    .await
-                    .ok()
-                    .filter(|ctx| ctx.repo.id == issue.repo_id)
-                    .map(|ctx| (ctx.repo, ctx.perm)),
-                None => None,
-            };
-            slot.insert(readable);
-        }
-        let kind = Unit::for_pull(issue.is_pull);
-        if repos_by_id
-            .get(&issue.repo_id)
-            .is_some_and(|r| r.as_ref().is_some_and(|(_, p)| p.can_read(kind)))
-        {
-            visible.push(issue);
-        }
-    }
     let page = paging::Page::from_query(&cx.query, &cx.config);
-    let keys: Vec<(i64, i64)> = page
-        .slice(&visible)
-        .iter()
-        .map(|i| (i.repo_id, i.index))
-        .collect();
-    let mut shown = deps::load_all(&cx.db, &keys).await?;
-    shown.sort_by_key(|i| std::cmp::Reverse((i.created, i.id)));
-    let repos: HashMap<_, _> = repos_by_id
-        .into_iter()
-        .filter_map(|(id, r)| r.map(|(r, _)| (id, r)))
-        .collect();
-    let body = Issue::many(&cx.db, &repos, &shown, &cx.config).await?;
+    let listed = deps::readable_page(&cx.db, &cx.caller, &ids, page).await?;
+    let body = Issue::many(&cx.db, &listed.repos, &listed.shown, &cx.config).await?;
     let mut res = cx.reply(StatusCode::OK, &body)?;
-    let total = visible.len() as u64;
     paging::set_headers(
         &mut res,
-        paging::link_header(&cx.config, &cx.path, &cx.query, total, page),
-        total,
+        paging::link_header(&cx.config, &cx.path, &cx.query, listed.total, page),
+        listed.total,
     );
     Ok(res)
 }

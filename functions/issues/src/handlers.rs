@@ -96,6 +96,7 @@ pub async fn writer_fields(
     }
     let mut logins = assignees.unwrap_or_default();
     logins.extend(assignee.filter(|a| !a.trim().is_empty()));
+    fields::at_most("assignees", logins.len(), fields::MAX_ASSIGNEES)?;
     let labels: Vec<LabelRef> = labels
         .unwrap_or_default()
         .into_iter()
@@ -236,6 +237,7 @@ pub async fn edit(cx: &Ctx) -> Result<Response> {
         (true, list @ Some(_), one) | (true, list @ None, one @ Some(_)) => {
             let mut logins = list.unwrap_or_default();
             logins.extend(one.filter(|a| !a.trim().is_empty()));
+            fields::at_most("assignees", logins.len(), fields::MAX_ASSIGNEES)?;
             Some(common::assignees(cx, &ctx, logins, &issue.poster, unit).await?)
         }
         _ => None,

@@ -206,14 +206,9 @@ pub async fn request_reviewers(cx: &Ctx) -> Result<Response> {
             "only the poster or a writer may request reviews".into(),
         ));
     }
-    let wanted = common::assignees(
-        cx,
-        &ctx,
-        cx.json::<PullReviewRequestOptions>()?.reviewers,
-        &pr.poster,
-        Unit::Pulls,
-    )
-    .await?;
+    let reviewers = cx.json::<PullReviewRequestOptions>()?.reviewers;
+    fields::at_most("reviewers", reviewers.len(), fields::MAX_REVIEW_REQUESTS)?;
+    let wanted = common::assignees(cx, &ctx, reviewers, &pr.poster, Unit::Pulls).await?;
     let updated = edit::update(&cx.db, pr, None, |p| {
         for r in &wanted {
             if !p.review_requested.contains(r) {
@@ -271,7 +266,7 @@ pub async fn review(cx: &Ctx) -> Result<Response> {
         if !p.reviewed.contains(&me) {
             p.reviewed.push(me.clone());
         }
-        Ok(())
+        fields::at_most("reviewers", p.reviewed.len(), fields::MAX_REVIEWERS)
     })
     .await?;
     let review = review_json(

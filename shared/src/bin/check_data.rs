@@ -1,7 +1,8 @@
 //! Operator command: checks what the API keeps as counters and claims
 //! against what they count (`shared::doctor`), prints a JSON report, and
-//! with `--repair` fixes what it found. Exit status: 0 when nothing
-//! drifted (or everything was repaired), 1 when drift remains.
+//! with `--repair` fixes what two scans, a few seconds apart, agree on (a
+//! write in flight during one scan is not taken for drift). Exit status: 0
+//! when nothing drifted (or everything was repaired), 1 when drift remains.
 //!
 //! Environment: `TABLE_NAME` / `DYNAMODB_ENDPOINT` as for the functions.
 
@@ -24,8 +25,15 @@ async fn main() -> Result<(), BoxError> {
         drift: doctor::check(&inventory),
         ..Report::default()
     };
-    if repair {
+    if repair && !report.drift.is_empty() {
+        tokio::time::sleep(std::time::Duration::from_secs(3)).await;
+        let again = doctor::check(&doctor::scan(&db).await?);
+        let (agreed, moving): (Vec<_>, Vec<_>) =
+            again.into_iter().partition(|f| report.drift.contains(f));
+        report.drift = agreed;
         doctor::repair(&db, &mut report).await?;
+        report.skipped += moving.len();
+        report.drift.extend(moving);
     }
     println!("{}", serde_json::to_string_pretty(&report)?);
     eprintln!(

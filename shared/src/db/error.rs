@@ -82,6 +82,9 @@ fn classify(code: Option<&str>, message: Option<&str>, text: String, op: Op) -> 
             }
         }
         Some("InternalServerError" | "ServiceUnavailable" | "InternalFailure") => unknown(op, text),
+        // The SDK resent a transaction (same token) whose first attempt is
+        // still being applied.
+        Some("TransactionInProgressException") => DbError::OutcomeUnknown(text),
         _ => DbError::Service(text),
     }
 }
@@ -139,4 +142,45 @@ pub(crate) fn from_transact(e: SdkError<TransactWriteItemsError>) -> DbError {
         return DbError::Cancelled(reasons);
     }
     from_sdk(e, Op::Write)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn faults_are_told_apart() {
+        let c = |code: &str, op| classify(Some(code), None, String::new(), op);
+        assert!(matches!(
+            c("ConditionalCheckFailedException", Op::Write),
+            DbError::ConditionFailed
+        ));
+        assert!(matches!(
+            c("ThrottlingException", Op::Write),
+            DbError::Unavailable(_)
+        ));
+        assert!(matches!(
+            c("InternalServerError", Op::Read),
+            DbError::Unavailable(_)
+        ));
+        assert!(matches!(
+            c("InternalServerError", Op::Write),
+            DbError::OutcomeUnknown(_)
+        ));
+        assert!(matches!(
+            c("TransactionInProgressException", Op::Write),
+            DbError::OutcomeUnknown(_)
+        ));
+        let size = classify(
+            Some("ValidationException"),
+            Some("Item size has exceeded the maximum allowed size"),
+            String::new(),
+            Op::Write,
+        );
+        assert!(matches!(size, DbError::ItemTooLarge { .. }));
+        assert!(matches!(
+            c("ValidationException", Op::Write),
+            DbError::Service(_)
+        ));
+    }
 }

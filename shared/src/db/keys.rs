@@ -284,9 +284,10 @@ pub fn team_queue_pk(team: &str) -> String {
     format!("DQUEUE#{}", team.to_lowercase())
 }
 
-// --- Requests that carry an `Idempotency-Key`: one item per caller and
-// key (its SHA-256), expired by the table's TTL attribute `ttl`.
+// --- Requests that carry an `Idempotency-Key`: one item per caller (user
+// id, and the token's team) and key (its SHA-256), expired by the table's
+// TTL attribute `ttl`.
 
-pub fn idempotency(caller_id: i64, key_hash: &str) -> Item {
-    key(&format!("IDEM#{caller_id}#{key_hash}"), "IDEM")
+pub fn idempotency(caller: &str, key_hash: &str) -> Item {
+    key(&format!("IDEM#{caller}#{key_hash}"), "IDEM")
 }

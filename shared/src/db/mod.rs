@@ -112,6 +112,8 @@ struct RequestState {
     marker: Mutex<Option<Marker>>,
     committed: AtomicBool,
     writes_started: AtomicBool,
+    /// When the request must have answered.
+    deadline: Mutex<Option<std::time::Instant>>,
 }
 
 /// A handle on the table for one request: cheap to clone, and every clone
@@ -140,6 +142,7 @@ macro_rules! consumed_one {
     )*};
 }
 consumed_one!(
+    aws_sdk_dynamodb::operation::scan::ScanOutput,
     aws_sdk_dynamodb::operation::get_item::GetItemOutput,
     aws_sdk_dynamodb::operation::put_item::PutItemOutput,
     aws_sdk_dynamodb::operation::update_item::UpdateItemOutput,
@@ -204,13 +207,59 @@ impl Db {
         }
     }
 
-    /// Makes every later transaction of this request mark `marker`'s item.
-    pub fn mark_idempotent(&self, marker: Marker) {
+    /// Makes every later transaction of this request mark `marker`'s item
+    /// (`None`: no longer).
+    pub fn mark_idempotent(&self, marker: Option<Marker>) {
         *self
             .request
             .marker
             .lock()
-            .unwrap_or_else(|p| p.into_inner()) = Some(marker);
+            .unwrap_or_else(|p| p.into_inner()) = marker;
+    }
+
+    /// A keyed request must change things through transactions, which
+    /// carry its marker: a single put or delete could not tell a retry
+    /// whether it happened. (Counter `ADD`s for ids are fine: a retry that
+    /// takes the next id only leaves a gap.)
+    fn assert_unkeyed(&self, what: &str) {
+        debug_assert!(
+            self.request
+                .marker
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .is_none(),
+            "a {what} in a request with an Idempotency-Key: write through a transaction"
+        );
+    }
+
+    /// When the request must have answered (cleanup after a committed delete
+    /// stops in time for it).
+    pub fn set_deadline(&self, at: std::time::Instant) {
+        *self
+            .request
+            .deadline
+            .lock()
+            .unwrap_or_else(|p| p.into_inner()) = Some(at);
+    }
+
+    /// How long work that may be cut short can still take in this request.
+    fn time_left(&self, most: Duration) -> Duration {
+        const MARGIN: Duration = Duration::from_secs(1);
+        let deadline = *self
+            .request
+            .deadline
+            .lock()
+            .unwrap_or_else(|p| p.into_inner());
+        match deadline {
+            Some(at) => most.min(at.saturating_duration_since(std::time::Instant::now() + MARGIN)),
+            None => most,
+        }
+    }
+
+    /// Forgets that writes were sent (the idempotency claim's own write
+    /// does not make a request's outcome unknown).
+    pub fn forget_writes(&self) {
+        self.request.writes_started.store(false, Ordering::SeqCst);
     }
 
     /// Whether a transaction of this request committed.
@@ -281,14 +330,17 @@ impl Db {
         &self,
         f: impl FnOnce(GetItemFluentBuilder) -> GetItemFluentBuilder,
     ) -> Result<Option<Item>, DbError> {
-        let b = self
+        let b = f(self
             .clients
             .retrying
             .get_item()
             .table_name(&*self.table)
             .consistent_read(true)
-            .return_consumed_capacity(ReturnConsumedCapacity::Total);
-        Ok(self.record("GetItem", Op::Read, f(b).send()).await?.item)
+            .return_consumed_capacity(ReturnConsumedCapacity::Total));
+        if b.get_key().as_ref().is_some_and(|k| !size::key_fits(k)) {
+            return Ok(None);
+        }
+        Ok(self.record("GetItem", Op::Read, b.send()).await?.item)
     }
 
     /// Reads one item and decodes it.
@@ -300,6 +352,7 @@ impl Db {
         &self,
         f: impl FnOnce(PutItemFluentBuilder) -> PutItemFluentBuilder,
     ) -> Result<(), DbError> {
+        self.assert_unkeyed("PutItem");
         let b = f(self
             .clients
             .once
@@ -325,7 +378,7 @@ impl Db {
             .table_name(&*self.table)
             .return_consumed_capacity(ReturnConsumedCapacity::Total));
         if let Some(values) = b.get_expression_attribute_values() {
-            size::check(values.iter(), 0)?;
+            size::check(values.iter())?;
         }
         Ok(self
             .record("UpdateItem", Op::Write, b.send())
@@ -337,6 +390,7 @@ impl Db {
         &self,
         f: impl FnOnce(DeleteItemFluentBuilder) -> DeleteItemFluentBuilder,
     ) -> Result<(), DbError> {
+        self.assert_unkeyed("DeleteItem");
         let b = self
             .clients
             .once
@@ -378,6 +432,9 @@ impl Db {
         projection: Option<&[&str]>,
     ) -> Result<Vec<Item>, DbError> {
         let mut items = Vec::new();
+        if !size::key_fits(&keys::key(pk, prefix)) {
+            return Ok(items);
+        }
         let mut cursor = None;
         loop {
             let out = self
@@ -388,21 +445,47 @@ impl Db {
                         .expression_attribute_values(":p", s(prefix))
                         .consistent_read(true)
                         .set_exclusive_start_key(cursor.take());
-                    if let Some(fields) = projection {
-                        let names: Vec<String> =
-                            (0..fields.len()).map(|i| format!("#p{i}")).collect();
-                        q = q.projection_expression(names.join(", "));
-                        for (n, f) in names.iter().zip(fields) {
-                            q = q.expression_attribute_names(n, *f);
-                        }
-                    }
-                    q
+                    project(q, projection)
                 })
                 .await?;
             items.extend(out.items.unwrap_or_default());
             match out.last_evaluated_key {
                 Some(k) if !k.is_empty() => cursor = Some(k),
                 _ => return Ok(items),
+            }
+        }
+    }
+
+    /// Every item of one segment of the table, with only `fields`. For the
+    /// operator's tools: no request path scans.
+    pub async fn scan_segment(
+        &self,
+        segment: i32,
+        segments: i32,
+        fields: &[&str],
+    ) -> Result<Vec<Item>, DbError> {
+        let (expression, names) = projection_of(fields);
+        let mut out = Vec::new();
+        let mut cursor = None;
+        loop {
+            let call = self
+                .clients
+                .retrying
+                .scan()
+                .table_name(&*self.table)
+                .segment(segment)
+                .total_segments(segments)
+                .consistent_read(true)
+                .projection_expression(&expression)
+                .set_expression_attribute_names(Some(names.clone()))
+                .return_consumed_capacity(ReturnConsumedCapacity::Total)
+                .set_exclusive_start_key(cursor.take())
+                .send();
+            let page = self.record("Scan", Op::Read, call).await?;
+            out.extend(page.items.unwrap_or_default());
+            match page.last_evaluated_key {
+                Some(k) if !k.is_empty() => cursor = Some(k),
+                _ => return Ok(out),
             }
         }
     }
@@ -420,7 +503,7 @@ impl Db {
     ) -> Result<Vec<Item>, DbError> {
         use aws_sdk_dynamodb::types::KeysAndAttributes;
         let mut found = Vec::new();
-        let mut pending = keys;
+        let mut pending: Vec<Item> = keys.into_iter().filter(size::key_fits).collect();
         let mut attempt = 0u32;
         while !pending.is_empty() {
             if attempt == BATCH_ROUNDS {
@@ -433,11 +516,10 @@ impl Db {
                 .set_keys(Some(pending))
                 .consistent_read(true);
             if let Some(fields) = projection {
-                let names: Vec<String> = (0..fields.len()).map(|i| format!("#p{i}")).collect();
-                request = request.projection_expression(names.join(", "));
-                for (n, f) in names.iter().zip(fields) {
-                    request = request.expression_attribute_names(n, *f);
-                }
+                let (expression, names) = projection_of(fields);
+                request = request
+                    .projection_expression(expression)
+                    .set_expression_attribute_names(Some(names));
             }
             let request = request
                 .build()
@@ -651,10 +733,15 @@ impl Db {
 pub const CLEANUP_BUDGET: Duration = Duration::from_secs(5);
 
 /// Runs the cleanup after a committed delete, for at most
-/// [`CLEANUP_BUDGET`]. Its failures are logged, not returned: the delete
-/// has happened, and `check-data` finishes what is left.
-pub async fn cleanup<E: std::fmt::Display>(what: &str, work: impl Future<Output = Result<(), E>>) {
-    match tokio::time::timeout(CLEANUP_BUDGET, work).await {
+/// [`CLEANUP_BUDGET`] and never past the request's time. Its failures are
+/// logged, not returned: the delete has happened, and `check-data`
+/// finishes what is left.
+pub async fn cleanup<E: std::fmt::Display>(
+    db: &Db,
+    what: &str,
+    work: impl Future<Output = Result<(), E>>,
+) {
+    match tokio::time::timeout(db.time_left(CLEANUP_BUDGET), work).await {
         Ok(Ok(())) => {}
         Ok(Err(e)) => tracing::warn!(what, error = %e, "cleanup left for check-data"),
         Err(_) => tracing::warn!(what, "cleanup left for check-data (out of time)"),
@@ -670,6 +757,52 @@ async fn backoff(attempt: u32) {
         10 * 2u64.pow(attempt.min(6)) + jitter,
     ))
     .await;
+}
+
+/// A projection expression naming `fields` through placeholders (any may be
+/// a reserved word, such as `index`), with the placeholders' names.
+pub fn projection_of(fields: &[&str]) -> (String, HashMap<String, String>) {
+    let names: HashMap<String, String> = fields
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (format!("#p{i}"), f.to_string()))
+        .collect();
+    let expression = (0..fields.len())
+        .map(|i| format!("#p{i}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    (expression, names)
+}
+
+/// Keeps only `fields` of what a query reads (all when `None`).
+pub fn project(q: QueryFluentBuilder, fields: Option<&[&str]>) -> QueryFluentBuilder {
+    match fields {
+        None => q,
+        Some(fields) => {
+            let (expression, names) = projection_of(fields);
+            names
+                .into_iter()
+                .fold(q.projection_expression(expression), |q, (k, v)| {
+                    q.expression_attribute_names(k, v)
+                })
+        }
+    }
+}
+
+/// A string attribute of an item, `""` when absent or not a string.
+pub fn text<'a>(item: &'a Item, name: &str) -> &'a str {
+    match item.get(name) {
+        Some(AttributeValue::S(s)) => s,
+        _ => "",
+    }
+}
+
+/// A number attribute of an item, 0 when absent or not a number.
+pub fn number(item: &Item, name: &str) -> i64 {
+    match item.get(name) {
+        Some(AttributeValue::N(n)) => n.parse().unwrap_or(0),
+        _ => 0,
+    }
 }
 
 /// A string attribute value.

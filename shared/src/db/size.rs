@@ -11,6 +11,21 @@ use super::{DbError, Item};
 
 /// The largest item DynamoDB stores.
 pub const ITEM_LIMIT: usize = 400 * 1024;
+/// The longest partition and sort keys DynamoDB takes, in bytes.
+pub const PARTITION_KEY_LIMIT: usize = 2048;
+pub const SORT_KEY_LIMIT: usize = 1024;
+
+/// Whether a key can name an item at all: longer keys (a name from a path
+/// or a query that no record could have) are refused by DynamoDB, so they
+/// are answered as "nothing there" without asking.
+pub fn key_fits(key: &Item) -> bool {
+    let len = |name: &str| {
+        key.get(name)
+            .and_then(|v| v.as_s().ok())
+            .map_or(0, String::len)
+    };
+    len("pk") <= PARTITION_KEY_LIMIT && len("sk") <= SORT_KEY_LIMIT
+}
 
 fn number(n: &str) -> usize {
     let digits = n
@@ -52,12 +67,11 @@ pub fn item<'a>(attrs: impl IntoIterator<Item = (&'a String, &'a AttributeValue)
 }
 
 /// Fails with [`DbError::ItemTooLarge`], naming the largest attribute,
-/// when `attrs` (with `extra` bytes of key and bookkeeping) pass the limit.
+/// when `attrs` pass the limit.
 pub fn check<'a>(
     attrs: impl IntoIterator<Item = (&'a String, &'a AttributeValue)> + Clone,
-    extra: usize,
 ) -> Result<(), DbError> {
-    let total = item(attrs.clone()) + extra;
+    let total = item(attrs.clone());
     if total <= ITEM_LIMIT {
         return Ok(());
     }
@@ -74,7 +88,7 @@ pub fn check<'a>(
 
 /// [`check`] for a whole item.
 pub fn check_item(item: &Item) -> Result<(), DbError> {
-    check(item.iter(), 0)
+    check(item.iter())
 }
 
 #[cfg(test)]

@@ -103,12 +103,13 @@ pub async fn get(db: &Db, team: &Team, uuid: &str) -> Result<AppRecord> {
         .ok_or_else(not_found)
 }
 
-/// The team's applications, by name.
 /// Hands each of the team's applications to `f`, as they are read.
 pub async fn each(db: &Db, team: &Team, f: impl FnMut(AppRecord)) -> Result<()> {
     super::each(db, team, keys::APP_PREFIX, "application", f).await
 }
 
+/// The team's applications, by name (all in memory: for small teams and
+/// tests; the list route trims them as they arrive, see [`each`]).
 pub async fn list(db: &Db, team: &Team) -> Result<Vec<AppRecord>> {
     let mut all: Vec<AppRecord> = super::list(db, team, keys::APP_PREFIX, "application").await?;
     all.sort_by(|a, b| a.name.cmp(&b.name).then(a.uuid.cmp(&b.uuid)));
@@ -433,6 +434,7 @@ pub async fn delete(db: &Db, team: &Team, app: &AppRecord, flags: &[(&str, bool)
         Err(e) => return Err(e.into()),
     }
     db::cleanup(
+        db,
         "deployments of a deleted application",
         deployments::cancel_queued(db, team, &app.uuid),
     )

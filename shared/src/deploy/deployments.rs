@@ -158,9 +158,15 @@ pub async fn cancel_queued(db: &Db, team: &Team, app: &str) -> Result<()> {
 }
 
 async fn cancel(db: &Db, team: &Team, uuid: &str) -> Result<()> {
+    Ok(cancel_at(db, team.key(&sk(uuid))).await?)
+}
+
+/// Cancels the deployment under `key` if it is still open (a finished or
+/// already cancelled one stays as it is).
+pub async fn cancel_at(db: &Db, key: db::Item) -> Result<(), db::DbError> {
     let done = db
         .update(|u| {
-            u.set_key(Some(team.key(&sk(uuid))))
+            u.set_key(Some(key))
                 .update_expression(
                     "SET #status = :cancelled, updated_at = :now REMOVE gsi2pk, gsi2sk",
                 )
@@ -174,7 +180,7 @@ async fn cancel(db: &Db, team: &Team, uuid: &str) -> Result<()> {
         .await;
     match done {
         Ok(_) | Err(db::DbError::ConditionFailed) => Ok(()),
-        Err(e) => Err(e.into()),
+        Err(e) => Err(e),
     }
 }
 

@@ -175,7 +175,10 @@ fn value_of(field: &Field, value: Value, repository: Check) -> Result<Value, Vec
         } else {
             field.check
         };
-        if let Some(check) = check.filter(|_| !s.is_empty() || field.name == "dockerfile")
+        // Format checks run only on texts within their bounds (a compose
+        // file past its limit is not parsed at all).
+        if errors.is_empty()
+            && let Some(check) = check.filter(|_| !s.is_empty() || field.name == "dockerfile")
             && let Err(e) = check(&attr, &s)
         {
             errors.push(e);

@@ -253,6 +253,7 @@ where
         match db.transact(tx).await {
             Ok(()) => {
                 db::cleanup(
+                    db,
                     "children of a deleted object",
                     db.batch_delete(family.children),
                 )

@@ -14,8 +14,11 @@
 //!   deleted applications; children of deleted projects and servers.
 //!
 //! Checks are pure functions over the scanned items ([`Inventory`]), so
-//! they are unit-tested without a database; repairs are conditional where
-//! a concurrent request could have moved the value, and idempotent.
+//! they are unit-tested without a database. A scan is not a snapshot: while
+//! the API serves, a write can fall between the items it moves, so a repair
+//! acts only on findings that two scans a few seconds apart agree on, and
+//! counters are set on condition that they still hold what was read.
+//! Repairs are idempotent.
 
 mod deploy;
 mod repair;
@@ -27,7 +30,7 @@ use std::collections::{BTreeMap, HashMap};
 use aws_sdk_dynamodb::types::AttributeValue;
 use serde::Serialize;
 
-use crate::db::Item;
+use crate::db::{Item, number, text};
 
 pub use repair::repair;
 pub use scan::scan;
@@ -59,7 +62,11 @@ impl Inventory {
     }
 
     fn get(&self, pk: &str, sk: &str) -> Option<&Item> {
-        self.partition(pk).iter().find(|i| text(i, "sk") == sk)
+        let items = self.partition(pk);
+        items
+            .binary_search_by(|i| text(i, "sk").cmp(sk))
+            .ok()
+            .map(|at| &items[at])
     }
 
     fn with_prefix<'a>(&'a self, pk: &str, prefix: &'a str) -> impl Iterator<Item = &'a Item> {
@@ -123,20 +130,6 @@ pub fn check(inv: &Inventory) -> Vec<Finding> {
     let mut out = tracker::check(inv);
     out.extend(deploy::check(inv));
     out
-}
-
-fn text<'a>(item: &'a Item, name: &str) -> &'a str {
-    match item.get(name) {
-        Some(AttributeValue::S(s)) => s,
-        _ => "",
-    }
-}
-
-fn number(item: &Item, name: &str) -> i64 {
-    match item.get(name) {
-        Some(AttributeValue::N(n)) => n.parse().unwrap_or(0),
-        _ => 0,
-    }
 }
 
 fn flag(item: &Item, name: &str) -> bool {

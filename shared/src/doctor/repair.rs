@@ -56,30 +56,40 @@ async fn apply(db: &Db, f: &Finding) -> Result<(), DbError> {
             })
             .await
             .map(|_| ()),
-        Fix::SetHolders { actual, .. } if actual.is_empty() => {
-            db.delete(|d| d.set_key(Some(k))).await
+        Fix::SetHolders { stored, actual } => {
+            // On condition that the holders are still the ones read.
+            let was = (!stored.is_empty()).then(|| AttributeValue::Ss(stored.clone()));
+            let condition = match was {
+                Some(_) => "apps = :was",
+                None => "attribute_not_exists(apps)",
+            };
+            if actual.is_empty() {
+                db.delete(|d| {
+                    let d = d.set_key(Some(k)).condition_expression(condition);
+                    match was {
+                        Some(w) => d.expression_attribute_values(":was", w),
+                        None => d,
+                    }
+                })
+                .await
+            } else {
+                db.update(|u| {
+                    let u = u
+                        .set_key(Some(k))
+                        .update_expression("SET apps = :apps")
+                        .condition_expression(condition)
+                        .expression_attribute_values(":apps", AttributeValue::Ss(actual.clone()));
+                    match was {
+                        Some(w) => u.expression_attribute_values(":was", w),
+                        None => u,
+                    }
+                })
+                .await
+                .map(|_| ())
+            }
         }
-        Fix::SetHolders { actual, .. } => db
-            .update(|u| {
-                u.set_key(Some(k))
-                    .update_expression("SET apps = :apps")
-                    .expression_attribute_values(":apps", AttributeValue::Ss(actual.clone()))
-            })
-            .await
-            .map(|_| ()),
         Fix::PutKey => db.put(|p| p.set_item(Some(k))).await,
         Fix::Delete => db.delete(|d| d.set_key(Some(k))).await,
-        Fix::Cancel => db
-            .update(|u| {
-                u.set_key(Some(k))
-                    .update_expression("SET #s = :cancelled REMOVE gsi2pk, gsi2sk")
-                    .condition_expression("#s IN (:queued, :running)")
-                    .expression_attribute_names("#s", "status")
-                    .expression_attribute_values(":cancelled", db::s("cancelled-by-user"))
-                    .expression_attribute_values(":queued", db::s("queued"))
-                    .expression_attribute_values(":running", db::s("in_progress"))
-            })
-            .await
-            .map(|_| ()),
+        Fix::Cancel => crate::deploy::deployments::cancel_at(db, k).await,
     }
 }

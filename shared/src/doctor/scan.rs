@@ -1,8 +1,6 @@
 //! Reads the whole table for the checks, keeping only the attributes they
 //! use (no bodies or settings), in a few parallel scan segments.
 
-use aws_sdk_dynamodb::types::ReturnConsumedCapacity;
-
 use super::Inventory;
 use crate::db::{Db, DbError};
 
@@ -52,44 +50,11 @@ const SEGMENTS: i32 = 4;
 
 pub async fn scan(db: &Db) -> Result<Inventory, DbError> {
     let names: Vec<&str> = ATTRIBUTES.iter().chain(MORE.iter()).copied().collect();
-    let segments = (0..SEGMENTS).map(|segment| segment_items(db, segment, &names));
+    let segments = (0..SEGMENTS).map(|segment| db.scan_segment(segment, SEGMENTS, &names));
     let mut inv = Inventory::default();
     for items in futures::future::try_join_all(segments).await? {
         items.into_iter().for_each(|i| inv.add(i));
     }
     inv.sort();
     Ok(inv)
-}
-
-async fn segment_items(
-    db: &Db,
-    segment: i32,
-    names: &[&str],
-) -> Result<Vec<crate::db::Item>, DbError> {
-    let placeholders: Vec<String> = (0..names.len()).map(|i| format!("#a{i}")).collect();
-    let mut out = Vec::new();
-    let mut cursor = None;
-    loop {
-        let mut req = db
-            .client()
-            .scan()
-            .table_name(db.table())
-            .segment(segment)
-            .total_segments(SEGMENTS)
-            .consistent_read(true)
-            .projection_expression(placeholders.join(", "))
-            .return_consumed_capacity(ReturnConsumedCapacity::Total)
-            .set_exclusive_start_key(cursor.take());
-        for (p, n) in placeholders.iter().zip(names) {
-            req = req.expression_attribute_names(p, *n);
-        }
-        let page = req.send().await.map_err(|e| {
-            DbError::Service(aws_sdk_dynamodb::error::DisplayErrorContext(&e).to_string())
-        })?;
-        out.extend(page.items.unwrap_or_default());
-        match page.last_evaluated_key {
-            Some(k) if !k.is_empty() => cursor = Some(k),
-            _ => return Ok(out),
-        }
-    }
 }

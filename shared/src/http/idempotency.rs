@@ -22,22 +22,27 @@ use sha2::{Digest, Sha256};
 
 use super::Response;
 use crate::{
-    Error, Result,
-    db::{self, Db, DbError, Item, keys},
+    Config, Error, Result,
+    db::{self, Db, DbError, Item, keys, number, text},
     time,
 };
 
 /// How long a replay stays available.
 const KEEP_SECS: i64 = 24 * 3600;
-/// How long an attempt owns its key before a retry may take it over: about
-/// as long as a request may last. (A retry that takes over early is still
-/// safe: the earlier attempt's transactions then fail their marker.)
-const LEASE_SECS: i64 = 30;
+/// How long an attempt owns its key before a retry may take it over: as
+/// long as a request may last, with its last database call and a margin.
+/// (A retry that takes over early is still safe: the earlier attempt's
+/// transactions then fail their marker.)
+fn lease_secs(config: &Config) -> i64 {
+    let longest = config.request_timeout + config.db_operation_timeout;
+    longest.as_secs() as i64 + 5
+}
 /// How long releasing a key after a 5xx may wait: when the database is the
 /// reason for the 5xx it may not answer, and the client is waiting.
 const RELEASE_WAIT: std::time::Duration = std::time::Duration::from_secs(1);
-/// Largest answer kept for replay (an item holds at most 400 KB).
-const MAX_KEPT_BODY: usize = 300 * 1024;
+/// Largest answer kept for replay: what an item holds besides the rest of
+/// the record (a larger one is remembered as applied, not replayed).
+const MAX_KEPT_BODY: usize = db::size::ITEM_LIMIT - 8 * 1024;
 
 /// An attempt that owns its key.
 pub struct Claim {
@@ -86,31 +91,24 @@ pub fn fingerprint(method: &str, path_and_query: &str, body: &[u8]) -> String {
     hex::encode(h.finalize())
 }
 
-fn text(item: &Item, name: &str) -> String {
-    item.get(name)
-        .and_then(|v| v.as_s().ok())
-        .cloned()
-        .unwrap_or_default()
-}
-
-fn number(item: &Item, name: &str) -> i64 {
-    item.get(name)
-        .and_then(|v| v.as_n().ok())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(0)
-}
-
 /// Claims `key` for this attempt, or says how to answer without running.
-pub async fn start(db: &Db, caller_id: i64, key: &str, fingerprint: &str) -> Result<Start> {
+pub async fn start(
+    db: &Db,
+    config: &Config,
+    caller: &str,
+    key: &str,
+    fingerprint: &str,
+) -> Result<Start> {
     let now = time::now();
-    let item_key = keys::idempotency(caller_id, &hex::encode(Sha256::digest(key.as_bytes())));
+    let lease = lease_secs(config);
+    let item_key = keys::idempotency(caller, &hex::encode(Sha256::digest(key.as_bytes())));
     let attempt = hex::encode(rand::random::<[u8; 12]>());
     let mut item = item_key.clone();
     item.extend([
         ("fp".to_string(), db::s(fingerprint)),
         ("state".to_string(), db::s("pending")),
         ("attempt".to_string(), db::s(&attempt)),
-        ("lease".to_string(), db::n(now + LEASE_SECS)),
+        ("lease".to_string(), db::n(now + lease)),
         ("ttl".to_string(), db::n(now + KEEP_SECS)),
     ]);
     let claimed = db
@@ -142,6 +140,13 @@ pub async fn start(db: &Db, caller_id: i64, key: &str, fingerprint: &str) -> Res
         ));
     }
     if text(&old, "state") == "done" {
+        if old.contains_key("too_large") {
+            return Err(Error::Conflict(
+                "the request with this Idempotency-Key was applied; its answer was too large \
+                 to keep for replay: read the resource to see it"
+                    .into(),
+            ));
+        }
         return Ok(Start::Replay(replay(&old)));
     }
     if old.contains_key("committed") {
@@ -159,14 +164,14 @@ pub async fn start(db: &Db, caller_id: i64, key: &str, fingerprint: &str) -> Res
         return Err(in_progress());
     }
     // The earlier attempt never committed and its lease is over: take over.
-    let old_attempt = text(&old, "attempt");
+    let old_attempt = text(&old, "attempt").to_string();
     let taken = db
         .update(|u| {
             u.set_key(Some(item_key.clone()))
                 .update_expression("SET attempt = :a, lease = :l")
                 .condition_expression("attempt = :old AND attribute_not_exists(committed)")
                 .expression_attribute_values(":a", db::s(&attempt))
-                .expression_attribute_values(":l", db::n(now + LEASE_SECS))
+                .expression_attribute_values(":l", db::n(now + lease))
                 .expression_attribute_values(":old", db::s(old_attempt))
         })
         .await;
@@ -195,7 +200,7 @@ fn replay(old: &Item) -> Response {
     let mut res = Response::new(body);
     *res.status_mut() = status;
     let ctype = text(old, "ctype");
-    if let Ok(v) = HeaderValue::from_str(&ctype)
+    if let Ok(v) = HeaderValue::from_str(ctype)
         && !ctype.is_empty()
     {
         res.headers_mut().insert("content-type", v);
@@ -225,9 +230,10 @@ pub async fn finish(db: &Db, claim: Claim, res: &Response) {
             Err(_) => return,
         }
     } else {
-        let body = match res.body() {
-            Body::Text(t) if t.len() <= MAX_KEPT_BODY => Some(t.clone()),
-            _ => None,
+        let (body, too_large) = match res.body() {
+            Body::Text(t) if t.len() <= MAX_KEPT_BODY => (Some(t.clone()), false),
+            Body::Text(_) | Body::Binary(_) => (None, true),
+            _ => (None, false),
         };
         let ctype = res
             .headers()
@@ -248,6 +254,10 @@ pub async fn finish(db: &Db, claim: Claim, res: &Response) {
         if let Some(b) = body.filter(|b| !b.is_empty()) {
             expr.push_str(", body = :body");
             values.push((":body", db::s(b)));
+        }
+        if too_large {
+            expr.push_str(", too_large = :yes");
+            values.push((":yes", AttributeValue::Bool(true)));
         }
         db.update(|mut u| {
             u = u

@@ -51,51 +51,35 @@ pub fn envelope_len(res: &Response) -> usize {
 #[derive(Debug)]
 pub struct TooLarge(pub usize);
 
-/// Makes `res` fit: unchanged when it does, else list elements lose the
-/// declared `omit` fields, then keep only the `keep` fields.
+/// Makes `res` fit: unchanged when it does, else its list elements lose
+/// the declared `omit` fields, then keep only the `keep` fields.
 pub fn fit(res: &mut Response, limits: &Limits) -> Result<(), TooLarge> {
     let size = envelope_len(res);
     if size <= RESPONSE_BUDGET {
         return Ok(());
     }
-    let (list, newline) = match res.body() {
+    let (items, newline) = match res.body() {
         Body::Text(t) => match serde_json::from_str::<Value>(t) {
             Ok(Value::Array(items)) => (items, t.ends_with('\n')),
             _ => return Err(TooLarge(size)),
         },
         _ => return Err(TooLarge(size)),
     };
-    let mut list = list;
-    let stages: [(&[&str], bool); 2] = [(limits.omit, false), (limits.keep, true)];
-    for (fields, keep_only) in stages {
-        if fields.is_empty() {
-            continue;
-        }
-        for item in list.iter_mut().filter_map(Value::as_object_mut) {
-            if keep_only {
-                item.retain(|k, _| fields.contains(&k.as_str()));
-            } else {
-                fields.iter().for_each(|f| remove_path(item, f));
-            }
-        }
-        let mut text = serde_json::to_string(&list).unwrap_or_else(|_| "[]".into());
-        if newline {
-            text.push('\n');
-        }
-        *res.body_mut() = Body::Text(text);
-        let header = if keep_only {
-            format!("all but {}", fields.join(","))
-        } else {
-            fields.join(",")
-        };
-        if let Ok(v) = HeaderValue::from_str(&header) {
-            res.headers_mut().insert("x-omitted-fields", v);
-        }
-        if envelope_len(res) <= RESPONSE_BUDGET {
-            return Ok(());
-        }
+    let mut fitter = ListFitter::new(*limits);
+    items.into_iter().for_each(|i| fitter.push(i));
+    let (items, omitted) = fitter.finish();
+    let mut text = serde_json::to_string(&items).unwrap_or_else(|_| "[]".into());
+    if newline {
+        text.push('\n');
     }
-    Err(TooLarge(envelope_len(res)))
+    *res.body_mut() = Body::Text(text);
+    if let Some(v) = omitted.and_then(|o| HeaderValue::from_str(&o).ok()) {
+        res.headers_mut().insert("x-omitted-fields", v);
+    }
+    match envelope_len(res) {
+        fits if fits <= RESPONSE_BUDGET => Ok(()),
+        too_large => Err(TooLarge(too_large)),
+    }
 }
 
 /// Builds a large list one element at a time, applying the route's limits
@@ -128,6 +112,7 @@ impl ListFitter {
         if self.stage >= 1 {
             self.limits.omit.iter().for_each(|f| remove_path(map, f));
         }
+        // (`keep` empty: no keep stage is ever reached.)
         if self.stage >= 2 && !self.limits.keep.is_empty() {
             map.retain(|k, _| self.limits.keep.contains(&k.as_str()));
         }
@@ -138,11 +123,20 @@ impl ListFitter {
         json_string_len(&item.to_string()) - 1
     }
 
+    /// The last stage the route declares: 0 none, 1 `omit`, 2 `keep`.
+    fn last_stage(&self) -> u8 {
+        if !self.limits.keep.is_empty() {
+            2
+        } else {
+            u8::from(!self.limits.omit.is_empty())
+        }
+    }
+
     pub fn push(&mut self, mut item: Value) {
         self.trim(&mut item);
         self.size += Self::cost(&item);
         self.items.push(item);
-        while self.size > RESPONSE_BUDGET && self.stage < 2 {
+        while self.size > RESPONSE_BUDGET && self.stage < self.last_stage() {
             self.stage += 1;
             let mut items = std::mem::take(&mut self.items);
             items.iter_mut().for_each(|i| self.trim(i));

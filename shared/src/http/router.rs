@@ -255,6 +255,8 @@ async fn run_route<S: Service>(
         Ok(None) => None,
         Err(e) => return render(e),
     };
+    cx.db
+        .set_deadline(std::time::Instant::now() + cx.config.request_timeout);
     let outcome = tokio::time::timeout(cx.config.request_timeout, S::call(index, cx)).await;
     let res = match outcome {
         Ok(Ok(res)) => res,
@@ -265,6 +267,7 @@ async fn run_route<S: Service>(
         Err(_) => render(Error::Unavailable("the request ran out of time".into())),
     };
     if let Some(claim) = claim {
+        cx.db.mark_idempotent(None);
         Box::pin(idempotency::finish(&cx.db, claim, &res)).await;
     }
     res
@@ -283,15 +286,26 @@ async fn idempotency_claim(route: &Route, cx: &Ctx) -> Result<Option<idempotency
         return Ok(None);
     };
     let key = idempotency::parse_key(raw.as_bytes())?;
-    let target = match cx.query.pairs() {
-        [] => cx.path.clone(),
-        pairs => format!("{}?{pairs:?}", cx.path),
-    };
+    // The query without credentials (they are not part of the request).
+    let query: Vec<_> = cx
+        .query
+        .pairs()
+        .iter()
+        .filter(|(k, _)| !matches!(k.as_str(), "token" | "access_token"))
+        .collect();
+    let target = format!("{}?{query:?}", cx.path);
     let fp = idempotency::fingerprint(cx.method.as_str(), &target, &cx.body);
-    let start = idempotency::start(&cx.db, me.user.id, key, &fp).await?;
+    // Keys belong to the caller acting for one team: the same user's tokens
+    // for two deploy teams do not replay each other's answers.
+    let caller = match &me.via {
+        auth::Via::Token { team, .. } => format!("{}:{}", me.user.id, team.to_lowercase()),
+        auth::Via::Password => me.user.id.to_string(),
+    };
+    let start = idempotency::start(&cx.db, &cx.config, &caller, key, &fp).await?;
     if let idempotency::Start::Run(claim) = &start {
-        cx.db.mark_idempotent(claim.marker());
+        cx.db.mark_idempotent(Some(claim.marker()));
     }
+    cx.db.forget_writes();
     Ok(Some(start))
 }
 

@@ -2,11 +2,85 @@
 //! stored under A and mirrored under B, written and removed together.
 //! A cannot be closed while any of its blockers is open.
 
+use std::collections::HashMap;
+
+use futures::{StreamExt, TryStreamExt};
+
 use super::IssueRecord;
 use crate::{
     Error, Result,
+    auth::Caller,
     db::{Db, keys},
+    http::paging::Page,
+    repos::{
+        self, RepoRecord,
+        access::{self, Unit},
+    },
 };
+
+/// One page of a dependency list, as the caller may see it.
+pub struct ListedPage {
+    /// The page's issues, newest first.
+    pub shown: Vec<IssueRecord>,
+    /// Their repositories.
+    pub repos: HashMap<i64, RepoRecord>,
+    /// How many of the listed issues the caller may read.
+    pub total: u64,
+}
+
+/// The issues of `ids` that `caller` may read, newest first: the requested
+/// page (read in full) and the total. Any number of issues, in any number
+/// of repositories, may depend on one: the list is read without long texts,
+/// and each repository is resolved once, 16 at a time.
+pub async fn readable_page(
+    db: &Db,
+    caller: &Caller,
+    ids: &[(i64, i64)],
+    page: Page,
+) -> Result<ListedPage> {
+    let newest_first = |i: &IssueRecord| std::cmp::Reverse((i.created, i.id));
+    let mut found = load_short(db, ids).await?;
+    found.sort_by_key(newest_first);
+    let mut repo_ids: Vec<i64> = found.iter().map(|i| i.repo_id).collect();
+    repo_ids.sort_unstable();
+    repo_ids.dedup();
+    let resolve = |id: i64| async move {
+        let readable = match repos::locate(db, id).await? {
+            Some((owner, name)) => access::load(db, caller, &owner, &name)
+                .await
+                .ok()
+                .filter(|ctx| ctx.repo.id == id)
+                .map(|ctx| (ctx.repo, ctx.perm)),
+            None => None,
+        };
+        Ok::<_, Error>((id, readable))
+    };
+    let resolved: Vec<_> = repo_ids.into_iter().map(resolve).collect();
+    let by_id: HashMap<i64, Option<_>> = futures::stream::iter(resolved)
+        .buffer_unordered(16)
+        .try_collect()
+        .await?;
+    let visible: Vec<(i64, i64)> = found
+        .iter()
+        .filter(|i| {
+            let kind = Unit::for_pull(i.is_pull);
+            by_id
+                .get(&i.repo_id)
+                .is_some_and(|r| r.as_ref().is_some_and(|(_, p)| p.can_read(kind)))
+        })
+        .map(|i| (i.repo_id, i.index))
+        .collect();
+    let mut shown = load_all(db, page.slice(&visible)).await?;
+    shown.sort_by_key(newest_first);
+    Ok(ListedPage {
+        shown,
+        repos: by_id
+            .into_iter()
+            .filter_map(|(id, r)| r.map(|(r, _)| (id, r)))
+            .collect(),
+        total: visible.len() as u64,
+    })
+}
 
 /// Parses the `(repo id, number)` pair at the end of a dependency sort key.
 fn pair(sk: &str) -> Option<(i64, i64)> {

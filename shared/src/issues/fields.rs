@@ -17,6 +17,8 @@ pub const MAX_ASSIGNEES: usize = 10;
 pub const MAX_LABELS: usize = 100;
 /// Most users asked to review one pull request.
 pub const MAX_REVIEW_REQUESTS: usize = 50;
+/// Most users recorded as having reviewed one pull request.
+pub const MAX_REVIEWERS: usize = 100;
 /// Most mentions recorded per issue (GitHub notifies at most 50).
 pub const MAX_MENTIONS: usize = 50;
 

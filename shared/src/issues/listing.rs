@@ -105,16 +105,31 @@ impl Entry {
     fn order(&self) -> (i64, i64, i64) {
         (self.created, self.repo_id, self.index)
     }
+
+    /// Where a stored issue sits, from the three attributes [`PLACE`] reads.
+    fn from_item(item: &db::Item) -> Option<Self> {
+        let n = |name: &str| item.get(name)?.as_n().ok()?.parse().ok();
+        Some(Self {
+            created: n("created")?,
+            repo_id: n("repo_id")?,
+            index: n("index")?,
+        })
+    }
 }
 
+/// What an unfiltered listing reads of each issue: where it sits.
+const PLACE: [&str; 3] = ["created", "repo_id", "index"];
+
 /// Reads one index partition, newest first, one page (at most 1 MB) at a
-/// time: `keep` sees each issue and decides what stays in memory, so a
-/// filtered read of a large partition holds only what matched.
+/// time: `keep` sees each item and decides what stays in memory, so a long
+/// read holds only what the listing needs of each issue. `projection`
+/// names the only attributes read (all when `None`).
 async fn partition<T>(
     db: &Db,
     pk: String,
     limit: Option<usize>,
-    mut keep: impl FnMut(IssueRecord) -> Option<T>,
+    projection: Option<&[&str]>,
+    mut keep: impl FnMut(db::Item) -> Result<Option<T>>,
 ) -> Result<Vec<T>> {
     let mut out = Vec::new();
     let mut cursor = None;
@@ -122,16 +137,19 @@ async fn partition<T>(
         let want = limit.map(|l| (l - out.len()).clamp(1, 1000) as i32);
         let page = db
             .query(|q| {
-                q.index_name("gsi1")
-                    .key_condition_expression("gsi1pk = :pk")
-                    .expression_attribute_values(":pk", AttributeValue::S(pk.clone()))
-                    .scan_index_forward(false)
-                    .set_limit(want)
-                    .set_exclusive_start_key(cursor.take())
+                db::project(
+                    q.index_name("gsi1")
+                        .key_condition_expression("gsi1pk = :pk")
+                        .expression_attribute_values(":pk", AttributeValue::S(pk.clone()))
+                        .scan_index_forward(false)
+                        .set_limit(want)
+                        .set_exclusive_start_key(cursor.take()),
+                    projection,
+                )
             })
             .await?;
         for item in page.items.unwrap_or_default() {
-            out.extend(keep(db::from_item(item)?));
+            out.extend(keep(item)?);
         }
         let done = limit.is_some_and(|l| out.len() >= l);
         match page.last_evaluated_key {
@@ -178,8 +196,10 @@ pub async fn list_many(
     }
 }
 
-/// Kind and state only: each partition's newest issues up to the end of
-/// the page; the total comes from the counters.
+/// Kind and state only: where each partition's newest issues sit, up to
+/// the end of the page (three attributes each, however far the page is);
+/// the page's issues are then read by key, and the total comes from the
+/// counters.
 async fn plain(
     db: &Db,
     parts: &[(i64, bool, bool)],
@@ -191,10 +211,18 @@ async fn plain(
     // stream's type, which the boxed handler future cannot prove `Send` for.
     let reads: Vec<_> = parts
         .iter()
-        .map(|(r, k, s)| partition(db, keys::issue_list_pk(*r, *k, *s), need, Some))
+        .map(|(r, k, s)| {
+            partition(
+                db,
+                keys::issue_list_pk(*r, *k, *s),
+                need,
+                Some(&PLACE),
+                |i| Ok(Entry::from_item(&i)),
+            )
+        })
         .collect();
     // At most 16 reads in flight, as one Lambda should.
-    let mut all: Vec<IssueRecord> = futures::stream::iter(reads)
+    let all: Vec<Entry> = futures::stream::iter(reads)
         .buffer_unordered(16)
         .try_collect::<Vec<_>>()
         .await?
@@ -213,12 +241,24 @@ async fn plain(
             (if *closed { closed_n } else { total - closed_n }).max(0) as u64
         })
         .sum();
-    all.sort_by_key(|i| std::cmp::Reverse(Entry::of(i).order()));
-    Ok((page.slice(&all).to_vec(), total))
+    Ok((fetch_page(db, all, page).await?, total))
+}
+
+/// The issues of `page` among `all` (newest first), read by key.
+async fn fetch_page(db: &Db, mut all: Vec<Entry>, page: Page) -> Result<Vec<IssueRecord>> {
+    all.sort_by_key(|e| std::cmp::Reverse(e.order()));
+    let ids: Vec<(i64, i64)> = page
+        .slice(&all)
+        .iter()
+        .map(|e| (e.repo_id, e.index))
+        .collect();
+    let mut found = super::deps::load_all(db, &ids).await?;
+    found.sort_by_key(|i| std::cmp::Reverse(Entry::of(i).order()));
+    Ok(found)
 }
 
 /// Any other filter: every partition read in full, keeping only where each
-/// match sits; then the page's issues are fetched by key. Memory holds one
+/// match sits; then the page's issues are read by key. Memory holds one
 /// page of the index per read in flight, not the partitions.
 async fn filtered(
     db: &Db,
@@ -229,22 +269,19 @@ async fn filtered(
     let reads: Vec<_> = parts
         .iter()
         .map(|(r, k, s)| {
-            partition(db, keys::issue_list_pk(*r, *k, *s), None, |i| {
-                filter.matches(&i).then(|| Entry::of(&i))
+            partition(db, keys::issue_list_pk(*r, *k, *s), None, None, |item| {
+                let i: IssueRecord = db::from_item(item)?;
+                Ok(filter.matches(&i).then(|| Entry::of(&i)))
             })
         })
         .collect();
-    let mut all: Vec<Entry> = futures::stream::iter(reads)
+    let all: Vec<Entry> = futures::stream::iter(reads)
         .buffer_unordered(16)
         .try_collect::<Vec<_>>()
         .await?
         .into_iter()
         .flatten()
         .collect();
-    all.sort_by_key(|e| std::cmp::Reverse(e.order()));
-    let wanted = page.slice(&all);
-    let ids: Vec<(i64, i64)> = wanted.iter().map(|e| (e.repo_id, e.index)).collect();
-    let mut found = super::deps::load_all(db, &ids).await?;
-    found.sort_by_key(|i| std::cmp::Reverse(Entry::of(i).order()));
-    Ok((found, all.len() as u64))
+    let total = all.len() as u64;
+    Ok((fetch_page(db, all, page).await?, total))
 }

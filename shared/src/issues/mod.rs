@@ -264,6 +264,7 @@ pub async fn delete(db: &Db, issue: &IssueRecord) -> Result<()> {
             _ => e.into(),
         })?;
     db::cleanup(
+        db,
         "dependencies of a deleted issue",
         deps::unlink(db, issue.repo_id, issue.index),
     )

@@ -232,7 +232,12 @@ pub async fn delete(db: &Db, repo: &RepoRecord) -> Result<()> {
             Some(0) => Error::not_found(),
             _ => e.into(),
         })?;
-    db::cleanup("grants of a deleted repository", remove_grants(db, repo.id)).await;
+    db::cleanup(
+        db,
+        "grants of a deleted repository",
+        remove_grants(db, repo.id),
+    )
+    .await;
     Ok(())
 }
 
@@ -272,7 +277,12 @@ pub async fn get_many_by_id(db: &Db, ids: &[i64]) -> Result<Vec<RepoRecord>> {
     let mut out = Vec::new();
     for chunk in names.chunks(100) {
         for item in db.batch_get(chunk.to_vec()).await? {
-            out.push(db::from_item(item)?);
+            let repo: RepoRecord = db::from_item(item)?;
+            // A counters item renamed before renames kept it current could
+            // name a newer repository of the old name.
+            if ids.contains(&repo.id) {
+                out.push(repo);
+            }
         }
     }
     Ok(out)
@@ -304,6 +314,10 @@ pub async fn list_by_visibility(db: &Db, private: bool) -> Result<Vec<RepoRecord
 /// Whether `owner` holds any private repository: one query of at most one
 /// item on the visibility index (whose sort key starts `owner/`).
 pub async fn has_private(db: &Db, owner: &str) -> Result<bool> {
+    if owner.len() > db::size::SORT_KEY_LIMIT / 2 {
+        // No owner has such a name (and DynamoDB would refuse the key).
+        return Ok(false);
+    }
     let page = db
         .query(|q| {
             q.index_name("gsi2")
