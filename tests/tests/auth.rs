@@ -154,7 +154,12 @@ async fn tokens_are_made_with_a_password_by_the_user_or_a_site_admin() {
     assert_eq!(r.status, 401, "not even a site admin's token: {:?}", r.body);
     let (admin, password) = Api::admin_login();
     let r = api
-        .call("POST", &path, Auth::Basic(&admin, &password), Some(body.clone()))
+        .call(
+            "POST",
+            &path,
+            Auth::Basic(&admin, &password),
+            Some(body.clone()),
+        )
         .await;
     assert_eq!(r.status, 201, "{:?}", r.body);
     assert_eq!(r.body["name"], "ci");
