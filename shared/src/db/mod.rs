@@ -8,6 +8,9 @@
 //! single writes are not (a second `ADD` would count twice); batch retry
 //! loops give up after a few rounds.
 
+mod attrs;
+mod batch;
+mod connect;
 mod error;
 pub mod keys;
 mod metrics;
@@ -34,68 +37,18 @@ use aws_sdk_dynamodb::{
     },
     types::{AttributeValue, ConsumedCapacity, ReturnConsumedCapacity},
 };
-use serde::{Serialize, de::DeserializeOwned};
+use serde::de::DeserializeOwned;
 
+pub use attrs::{from_item, n, number, project, projection_of, s, text, to_item};
+use batch::backoff;
+pub use connect::{Clients, connect};
 pub use error::DbError;
 use error::{Op, from_sdk, from_transact};
 pub use metrics::{Metrics, MetricsSnapshot};
 pub use tx::Tx;
 
-use crate::Config;
-
 /// One DynamoDB item.
 pub type Item = HashMap<String, AttributeValue>;
-
-/// Builds the DynamoDB clients of the process: one that retries (reads and
-/// transactions, which carry an idempotency token) and one that does not
-/// (single writes). With `DYNAMODB_ENDPOINT` set (DynamoDB Local) it falls
-/// back to dummy credentials and a region, so local runs need no AWS set-up.
-pub async fn connect(config: &Config) -> Clients {
-    use aws_config::{retry::RetryConfig, timeout::TimeoutConfig};
-    let timeouts = TimeoutConfig::builder()
-        .connect_timeout(config.db_connect_timeout)
-        .operation_attempt_timeout(config.db_attempt_timeout)
-        .operation_timeout(config.db_operation_timeout)
-        .build();
-    let mut loader = aws_config::defaults(aws_config::BehaviorVersion::latest())
-        .timeout_config(timeouts)
-        // Short backoffs: the whole call must end within the operation
-        // timeout (the SDK's default first backoff is a second).
-        .retry_config(
-            RetryConfig::standard()
-                .with_max_attempts(3)
-                .with_initial_backoff(Duration::from_millis(25))
-                .with_max_backoff(Duration::from_millis(500)),
-        );
-    if let Some(endpoint) = &config.dynamodb_endpoint {
-        loader = loader.endpoint_url(endpoint);
-        if std::env::var_os("AWS_REGION").is_none()
-            && std::env::var_os("AWS_DEFAULT_REGION").is_none()
-        {
-            loader = loader.region(aws_config::Region::new("us-east-1"));
-        }
-        if std::env::var_os("AWS_ACCESS_KEY_ID").is_none() {
-            loader = loader.credentials_provider(aws_sdk_dynamodb::config::Credentials::new(
-                "local", "local", None, None, "local",
-            ));
-        }
-    }
-    let shared = loader.load().await;
-    let once = aws_sdk_dynamodb::config::Builder::from(&shared)
-        .retry_config(RetryConfig::disabled())
-        .build();
-    Clients {
-        retrying: Client::new(&shared),
-        once: Client::from_conf(once),
-    }
-}
-
-/// The process's clients (see [`connect`]).
-#[derive(Clone, Debug)]
-pub struct Clients {
-    pub retrying: Client,
-    pub once: Client,
-}
 
 /// What one request's transactions must also do when the request carries
 /// an `Idempotency-Key`: mark the key's item committed, on condition that
@@ -490,152 +443,9 @@ impl Db {
         }
     }
 
-    /// Reads up to 100 items by key in one call (retrying unprocessed keys).
-    pub async fn batch_get(&self, keys: Vec<Item>) -> Result<Vec<Item>, DbError> {
-        self.batch_get_projected(keys, None).await
-    }
-
-    /// Like [`Db::batch_get`], keeping only the named attributes.
-    pub async fn batch_get_projected(
-        &self,
-        keys: Vec<Item>,
-        projection: Option<&[&str]>,
-    ) -> Result<Vec<Item>, DbError> {
-        use aws_sdk_dynamodb::types::KeysAndAttributes;
-        let mut found = Vec::new();
-        let mut pending: Vec<Item> = keys.into_iter().filter(size::key_fits).collect();
-        let mut attempt = 0u32;
-        while !pending.is_empty() {
-            if attempt == BATCH_ROUNDS {
-                return Err(DbError::Unavailable(format!(
-                    "{} keys still unprocessed after {BATCH_ROUNDS} rounds",
-                    pending.len()
-                )));
-            }
-            let mut request = KeysAndAttributes::builder()
-                .set_keys(Some(pending))
-                .consistent_read(true);
-            if let Some(fields) = projection {
-                let (expression, names) = projection_of(fields);
-                request = request
-                    .projection_expression(expression)
-                    .set_expression_attribute_names(Some(names));
-            }
-            let request = request
-                .build()
-                .map_err(|e| DbError::Service(e.to_string()))?;
-            let call = self
-                .clients
-                .retrying
-                .batch_get_item()
-                .request_items(&*self.table, request)
-                .return_consumed_capacity(ReturnConsumedCapacity::Total)
-                .send();
-            let out = self.record("BatchGetItem", Op::Read, call).await?;
-            if let Some(mut responses) = out.responses {
-                found.extend(responses.remove(&*self.table).unwrap_or_default());
-            }
-            pending = out
-                .unprocessed_keys
-                .and_then(|mut m| m.remove(&*self.table))
-                .map(|k| k.keys)
-                .unwrap_or_default();
-            attempt += 1;
-            if !pending.is_empty() {
-                backoff(attempt).await;
-            }
-        }
-        Ok(found)
-    }
-
     /// An empty transaction on this table.
     pub fn tx(&self) -> Tx {
         Tx::new(self.table.clone())
-    }
-
-    /// Writes many items, 25 per call (retrying unprocessed ones). For
-    /// seeding data (benchmarks, imports); request paths use transactions.
-    pub async fn batch_put(&self, items: Vec<Item>) -> Result<(), DbError> {
-        use aws_sdk_dynamodb::types::{PutRequest, WriteRequest};
-        let requests = items
-            .into_iter()
-            .map(|i| {
-                let put = PutRequest::builder()
-                    .set_item(Some(i))
-                    .build()
-                    .map_err(|e| DbError::Service(e.to_string()))?;
-                Ok(WriteRequest::builder().put_request(put).build())
-            })
-            .collect::<Result<_, DbError>>()?;
-        self.batch_write(requests).await
-    }
-
-    /// Deletes many items by key, 25 per call (not atomically: for what a
-    /// transaction already made unreachable).
-    pub async fn batch_delete(&self, keys: Vec<Item>) -> Result<(), DbError> {
-        use aws_sdk_dynamodb::types::{DeleteRequest, WriteRequest};
-        // One batch may not name a key twice.
-        let mut seen = std::collections::HashSet::new();
-        let requests = keys
-            .into_iter()
-            .filter(|k| seen.insert(format!("{:?}{:?}", k.get("pk"), k.get("sk"))))
-            .map(|k| {
-                let delete = DeleteRequest::builder()
-                    .set_key(Some(k))
-                    .build()
-                    .map_err(|e| DbError::Service(e.to_string()))?;
-                Ok(WriteRequest::builder().delete_request(delete).build())
-            })
-            .collect::<Result<_, DbError>>()?;
-        self.batch_write(requests).await
-    }
-
-    async fn batch_write(
-        &self,
-        requests: Vec<aws_sdk_dynamodb::types::WriteRequest>,
-    ) -> Result<(), DbError> {
-        use futures::{StreamExt, TryStreamExt};
-        let chunks: Vec<_> = requests.chunks(25).map(<[_]>::to_vec).collect();
-        // A few batches in flight at once, as one Lambda should.
-        futures::stream::iter(chunks.into_iter().map(|c| self.batch_write_one(c)))
-            .buffer_unordered(8)
-            .try_collect::<Vec<()>>()
-            .await
-            .map(|_| ())
-    }
-
-    async fn batch_write_one(
-        &self,
-        chunk: Vec<aws_sdk_dynamodb::types::WriteRequest>,
-    ) -> Result<(), DbError> {
-        let mut pending = chunk;
-        let mut attempt = 0;
-        while !pending.is_empty() {
-            if attempt == BATCH_ROUNDS {
-                return Err(DbError::Unavailable(format!(
-                    "{} writes still unprocessed after {BATCH_ROUNDS} rounds",
-                    pending.len()
-                )));
-            }
-            // Batch puts and deletes are idempotent: the SDK may retry.
-            let call = self
-                .clients
-                .retrying
-                .batch_write_item()
-                .request_items(&*self.table, pending)
-                .return_consumed_capacity(ReturnConsumedCapacity::Total)
-                .send();
-            let out = self.record("BatchWriteItem", Op::Write, call).await?;
-            pending = out
-                .unprocessed_items
-                .and_then(|mut m| m.remove(&*self.table))
-                .unwrap_or_default();
-            attempt += 1;
-            if !pending.is_empty() {
-                backoff(attempt).await;
-            }
-        }
-        Ok(())
     }
 
     /// One all-or-nothing transaction. It carries a client request token,
@@ -746,94 +556,4 @@ pub async fn cleanup<E: std::fmt::Display>(
         Ok(Err(e)) => tracing::warn!(what, error = %e, "cleanup left for check-data"),
         Err(_) => tracing::warn!(what, "cleanup left for check-data (out of time)"),
     }
-}
-
-/// Rounds of a batch call before unprocessed keys or writes give up.
-const BATCH_ROUNDS: u32 = 6;
-
-async fn backoff(attempt: u32) {
-    let jitter = rand::random::<u64>() % 20;
-    tokio::time::sleep(Duration::from_millis(
-        10 * 2u64.pow(attempt.min(6)) + jitter,
-    ))
-    .await;
-}
-
-/// A projection expression naming `fields` through placeholders (any may be
-/// a reserved word, such as `index`), with the placeholders' names.
-pub fn projection_of(fields: &[&str]) -> (String, HashMap<String, String>) {
-    let names: HashMap<String, String> = fields
-        .iter()
-        .enumerate()
-        .map(|(i, f)| (format!("#p{i}"), f.to_string()))
-        .collect();
-    let expression = (0..fields.len())
-        .map(|i| format!("#p{i}"))
-        .collect::<Vec<_>>()
-        .join(", ");
-    (expression, names)
-}
-
-/// Keeps only `fields` of what a query reads (all when `None`).
-pub fn project(q: QueryFluentBuilder, fields: Option<&[&str]>) -> QueryFluentBuilder {
-    match fields {
-        None => q,
-        Some(fields) => {
-            let (expression, names) = projection_of(fields);
-            names
-                .into_iter()
-                .fold(q.projection_expression(expression), |q, (k, v)| {
-                    q.expression_attribute_names(k, v)
-                })
-        }
-    }
-}
-
-/// A string attribute of an item, `""` when absent or not a string.
-pub fn text<'a>(item: &'a Item, name: &str) -> &'a str {
-    match item.get(name) {
-        Some(AttributeValue::S(s)) => s,
-        _ => "",
-    }
-}
-
-/// A number attribute of an item, 0 when absent or not a number.
-pub fn number(item: &Item, name: &str) -> i64 {
-    match item.get(name) {
-        Some(AttributeValue::N(n)) => n.parse().unwrap_or(0),
-        _ => 0,
-    }
-}
-
-/// A string attribute value.
-pub fn s(value: impl Into<String>) -> AttributeValue {
-    AttributeValue::S(value.into())
-}
-
-/// A number attribute value.
-pub fn n(value: impl ToString) -> AttributeValue {
-    AttributeValue::N(value.to_string())
-}
-
-/// Encodes a record as an item. Empty strings are left out (records give
-/// such fields `#[serde(default)]`): DynamoDB Local, which the tests run
-/// against, still refuses them, and an absent attribute costs nothing.
-pub fn to_item<T: Serialize>(value: &T) -> Result<Item, DbError> {
-    let mut item: Item =
-        serde_dynamo::to_item(value).map_err(|e| DbError::Decode(e.to_string()))?;
-    strip_empty_strings(&mut item);
-    Ok(item)
-}
-
-fn strip_empty_strings(map: &mut Item) {
-    map.retain(|_, v| !matches!(v, AttributeValue::S(s) if s.is_empty()));
-    for v in map.values_mut() {
-        if let AttributeValue::M(inner) = v {
-            strip_empty_strings(inner);
-        }
-    }
-}
-
-pub fn from_item<T: DeserializeOwned>(item: Item) -> Result<T, DbError> {
-    serde_dynamo::from_item(item).map_err(|e| DbError::Decode(e.to_string()))
 }

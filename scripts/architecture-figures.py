@@ -1,0 +1,160 @@
+#!/usr/bin/env python3
+"""Counts the architecture figures of issue 10, so they can be counted again:
+lines in functions/*/src, domain files of `shared` that import HTTP types,
+import cycles between modules of `shared`, pure unit tests, black-box test
+binaries. Run from the repository root: `python3 scripts/architecture-figures.py`.
+
+Cycles: every .rs file under shared/src is a module; a file depends on the
+modules its `crate::`/`super::`/`self::` paths name (the longest prefix that
+is a module). A parent's edges to its own submodules (declarations and
+re-exports) are not dependencies. A cycle is a strongly connected set of two
+or more modules.
+"""
+import os
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SRC = ROOT / "shared" / "src"
+# What belongs to the HTTP layer, and the files allowed to use it.
+HTTP_USE = re.compile(r"\blambda_http\b|\bcrate::http\b|\bStatusCode\b|\bCtx\b")
+NOT_DOMAIN = ("http/", "bin/", "testing.rs", "lib.rs", "error.rs")
+
+
+def module_of(path: Path) -> tuple:
+    rel = path.relative_to(SRC).with_suffix("")
+    parts = list(rel.parts)
+    if parts[-1] in ("mod", "lib", "main"):
+        parts = parts[:-1]
+    return tuple(parts)
+
+
+def strip_comments(text: str) -> str:
+    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+    return "\n".join(line.split("//")[0] for line in text.splitlines())
+
+
+def expand_uses(text: str):
+    """Yields every path a `use` tree or an inline path names."""
+    for m in re.finditer(r"\buse\s+([^;]+);", text, flags=re.S):
+        yield from flatten(m.group(1).replace("\n", " ").replace(" ", ""))
+    for m in re.finditer(r"\b((?:crate|super|self)(?:::[A-Za-z_][A-Za-z0-9_]*)+)", text):
+        yield m.group(1)
+
+
+def flatten(tree: str, prefix: str = ""):
+    depth, start, items = 0, 0, []
+    brace = tree.find("{")
+    if brace == -1:
+        yield prefix + tree
+        return
+    head = tree[:brace]
+    body = tree[brace + 1 : tree.rfind("}")]
+    for i, c in enumerate(body):
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+        elif c == "," and depth == 0:
+            items.append(body[start:i])
+            start = i + 1
+    items.append(body[start:])
+    for item in items:
+        if item:
+            yield from flatten(item, prefix + head)
+
+
+def resolve(path: str, here: tuple, is_dir_module: bool, modules: set):
+    parts = path.split("::")
+    base = list(here) if is_dir_module else list(here[:-1])
+    if parts[0] == "crate":
+        base, parts = [], parts[1:]
+    while parts and parts[0] in ("super", "self"):
+        if parts[0] == "super":
+            base = base[:-1]
+        parts = parts[1:]
+    full = base + parts
+    for n in range(len(full), -1, -1):
+        if tuple(full[:n]) in modules:
+            return tuple(full[:n])
+    return None
+
+
+def cycles():
+    files = sorted(SRC.rglob("*.rs"))
+    files = [f for f in files if "bin" not in f.relative_to(SRC).parts]
+    modules = {module_of(f): f for f in files}
+    graph = {m: set() for m in modules}
+    for m, f in modules.items():
+        is_dir = f.name in ("mod.rs", "lib.rs")
+        text = strip_comments(f.read_text())
+        text = text.split("#[cfg(test)]")[0]
+        for p in expand_uses(text):
+            target = resolve(p, m, is_dir, set(modules))
+            if target is None or target == m or target[: len(m)] == m:
+                continue  # itself, or its own submodules
+            graph[m].add(target)
+    # Tarjan's strongly connected components.
+    index, low, stack, on, out, counter = {}, {}, [], set(), [], [0]
+    sys.setrecursionlimit(10000)
+
+    def visit(v):
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted("/".join(c) or "lib" for c in comp))
+
+    for v in graph:
+        if v not in index:
+            visit(v)
+    return out
+
+
+def main():
+    fn_lines = sum(
+        len(p.read_text().splitlines()) for p in (ROOT / "functions").glob("*/src/**/*.rs")
+    )
+    http_files = []
+    for f in sorted(SRC.rglob("*.rs")):
+        rel = str(f.relative_to(SRC))
+        if rel.startswith(NOT_DOMAIN):
+            continue
+        text = strip_comments(f.read_text()).split("#[cfg(test)]")[0]
+        if HTTP_USE.search(text):
+            http_files.append(rel)
+    unit = 0
+    for f in SRC.rglob("*.rs"):
+        text = f.read_text()
+        unit += len(re.findall(r"#\[test\]", text))
+    blackbox = sorted(p.name for p in (ROOT / "tests" / "tests").iterdir())
+    found = cycles()
+    print(f"lines in functions/*/src: {fn_lines}")
+    print(f"domain files of shared importing HTTP types: {len(http_files)}")
+    for f in http_files:
+        print(f"  {f}")
+    print(f"import cycles between modules of shared: {len(found)}")
+    for c in found:
+        print(f"  {' <-> '.join(c)}")
+    print(f"pure unit tests in shared (#[test], no runtime): {unit}")
+    print(f"black-box test binaries (entries in tests/tests): {len(blackbox)}")
+
+
+if __name__ == "__main__":
+    main()
