@@ -13,6 +13,7 @@ export TABLE_NAME="${TABLE_NAME:-serverless-forge}"
 export DYNAMODB_ENDPOINT="${DYNAMODB_ENDPOINT:-http://127.0.0.1:$DDB_PORT}"
 export ROOT_URL="${ROOT_URL:-http://localhost:$PORT/}"
 
+started=$SECONDS
 ensure_cargo_lambda
 scripts/dynamodb-local.sh install
 mkdir -p .local
@@ -32,10 +33,19 @@ if [ -z "${BOOTSTRAP_ADMIN_TOKEN:-}" ] && [ -s .local/admin-token ]; then
   export BOOTSTRAP_ADMIN_TOKEN="$(cat .local/admin-token)"
 fi
 export BOOTSTRAP_TOKEN_FILE="$ROOT/.local/admin-token"
+# Build every function now, exactly as the emulator's `cargo run --bin
+# <fn>` asks for it, so that no first request waits for a compiler.
+echo "building the functions (the first time takes a few minutes)..."
+cargo build $(printf -- '-p %s ' $(ls functions))
 cargo run --quiet -p shared --bin bootstrap
 echo "admin token: in .local/admin-token (or \$BOOTSTRAP_ADMIN_TOKEN when set)"
 
-echo "serving http://localhost:$PORT/api/v1 (Ctrl-C stops)"
 cargo lambda watch --invoke-address 127.0.0.1 --invoke-port "$PORT" --concurrency "${CONCURRENCY:-4}" &
-pids+=($!)
-wait "${pids[-1]}"
+watch=$!
+pids+=("$watch")
+export API_URL="http://127.0.0.1:$PORT"
+wait_http "$API_URL/api/v1/user" 120
+# One instance of each function up before the URL is printed.
+warm_functions 1
+echo "serving http://localhost:$PORT/api/v1 (ready after $((SECONDS - started)) s; Ctrl-C stops)"
+wait "$watch"
