@@ -1,6 +1,6 @@
 # Two commands: `make dev` serves the whole API locally, `make test` runs
 # every test. See README.md.
-.PHONY: dev test lint fmt validate bench bench-scale build clean check-data
+.PHONY: dev test lint fmt routes validate bench bench-scale build clean check-data
 
 dev:
 	scripts/dev.sh
@@ -11,9 +11,16 @@ test:
 lint:
 	cargo fmt --all -- --check
 	cargo clippy --all-targets -- -D warnings
+	cargo xtask routes --check
 
 fmt:
 	cargo fmt --all
+
+# Writes each function's route table (`shared::routes!` in
+# functions/*/src/lib.rs) into Cargo.toml's local router and template.yaml's
+# HttpApi events, between their GENERATED markers.
+routes:
+	cargo xtask routes
 
 # Both SAM validations, offline (needs aws-sam-cli; .ci/run installs it).
 validate:

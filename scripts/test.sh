@@ -57,6 +57,11 @@ for line in sys.stdin:
         print(os.path.dirname(m["manifest_path"]), m["executable"])
 ' >"$tests_list"
 
+# The black-box tests are one executable (tests/tests/api/) whose tests
+# mostly wait on the API: run as many at once as the emulator has instances
+# of each function, so they overlap without queueing behind each other.
+export RUST_TEST_THREADS="${RUST_TEST_THREADS:-${CONCURRENCY:-4}}"
+
 failed=()
 while read -r dir exe; do
   echo "== $(basename "$exe")"

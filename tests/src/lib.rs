@@ -40,6 +40,19 @@ impl Reply {
     pub fn header(&self, name: &str) -> Option<&str> {
         self.headers.get(name).and_then(|v| v.to_str().ok())
     }
+
+    /// The `X-Total-Count` header of a list.
+    pub fn total(&self) -> Option<u64> {
+        self.header("x-total-count").and_then(|v| v.parse().ok())
+    }
+}
+
+/// The table the API serves, for tests that check what is stored (read
+/// directly, past the API).
+pub async fn table() -> (aws_sdk_dynamodb::Client, String) {
+    let config = shared::Config::from_env().expect("config from the environment");
+    let client = shared::db::connect(&config).await.retrying;
+    (client, config.table_name)
 }
 
 /// A user made for one test, with a token carrying every scope.
@@ -263,6 +276,30 @@ impl Api {
             r.body
         );
         name
+    }
+
+    /// A new user (named from `prefix`) and a repository of theirs;
+    /// returns the user and `/api/v1/repos/{user}/{repo}`.
+    pub async fn user_repo(&self, prefix: &str, private: bool) -> (TestUser, String) {
+        let u = self.new_user(prefix).await;
+        let repo = self.new_repo(&u, "/api/v1/user/repos", private).await;
+        let path = format!("/api/v1/repos/{}/{repo}", u.name);
+        (u, path)
+    }
+
+    /// Creates an issue titled `title` in `repo_path`
+    /// (`/api/v1/repos/{owner}/{repo}`) as `who`; returns its number.
+    pub async fn new_issue(&self, who: &TestUser, repo_path: &str, title: &str) -> i64 {
+        let r = self
+            .call(
+                "POST",
+                &format!("{repo_path}/issues"),
+                Auth::Token(&who.token),
+                Some(json!({ "title": title })),
+            )
+            .await;
+        assert_eq!(r.status, 201, "create issue {title}: {:?}", r.body);
+        r.body["number"].as_i64().expect("issue number")
     }
 
     /// Makes `user` a collaborator of `owner/repo` with `permission`.

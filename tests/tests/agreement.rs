@@ -1,7 +1,9 @@
-//! The route table exists in four places: each function's `ROUTES`, the
-//! local router in Cargo.toml, the HttpApi events in template.yaml, and the
-//! OpenAPI document. These tests fail as soon as any two disagree, and when
-//! template.yaml's table differs from the one the code creates.
+//! The route table is written once, in each function's `ROUTES`; the local
+//! router in Cargo.toml and the HttpApi events in template.yaml are
+//! generated from it (`make routes`), and the OpenAPI document is written
+//! by hand. These tests fail as soon as any of them disagrees with the
+//! code, and when template.yaml's table differs from the one the code
+//! creates.
 
 use std::{collections::BTreeSet, fs, path::Path};
 

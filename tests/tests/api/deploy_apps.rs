@@ -5,7 +5,7 @@
 use api_tests::deploy::Team;
 use aws_sdk_dynamodb::types::AttributeValue;
 use serde_json::{Value, json};
-use shared::{Config, db};
+use shared::db;
 
 const SECRETS: [&str; 7] = [
     "http_basic_auth_password",
@@ -259,11 +259,10 @@ async fn patch_rules() {
 #[tokio::test]
 async fn delete_flags_and_cleanup_record() {
     let t = Team::new().await;
-    let config = Config::from_env().unwrap();
-    let client = db::connect(&config).await.retrying;
+    let (client, table) = api_tests::table().await;
     let cleanup = |uuid: String| {
         let client = client.clone();
-        let table = config.table_name.clone();
+        let table = table.clone();
         let team = t.user.name.clone();
         async move {
             client

@@ -6,23 +6,6 @@
 use api_tests::{Api, Auth, Reply, TestUser, issue_repo, unique};
 use serde_json::{Value, json};
 
-fn total(r: &Reply) -> Option<u64> {
-    r.header("x-total-count").and_then(|v| v.parse().ok())
-}
-
-async fn new_issue(api: &Api, who: &TestUser, repo_path: &str, title: &str) -> i64 {
-    let r = api
-        .call(
-            "POST",
-            &format!("{repo_path}/issues"),
-            Auth::Token(&who.token),
-            Some(json!({ "title": title })),
-        )
-        .await;
-    assert_eq!(r.status, 201, "create issue {title}: {:?}", r.body);
-    r.body["number"].as_i64().expect("issue number")
-}
-
 /// Renames and returns the new path, asserting the answer names it.
 async fn rename(api: &Api, owner: &TestUser, path: &str, new: &str) -> String {
     let r = api
@@ -52,7 +35,7 @@ async fn check_views(
         .call("GET", search, Auth::Token(&reader.token), None)
         .await;
     assert_eq!(r.status, 200, "{step}: search: {:?}", r.body);
-    assert_eq!(total(&r), Some(1), "{step}: search count: {:?}", r.body);
+    assert_eq!(r.total(), Some(1), "{step}: search count: {:?}", r.body);
     assert_eq!(
         r.body[0]["repository"]["full_name"],
         json!(full),
@@ -62,7 +45,7 @@ async fn check_views(
         .call("GET", listing.1, Auth::Token(&listing.0.token), None)
         .await;
     assert_eq!(r.status, 200, "{step}: dependencies: {:?}", r.body);
-    assert_eq!(total(&r), Some(1), "{step}: dependency count: {:?}", r.body);
+    assert_eq!(r.total(), Some(1), "{step}: dependency count: {:?}", r.body);
     let name = full.split_once('/').map(|(_, n)| n).unwrap_or_default();
     assert_eq!(
         (
@@ -85,8 +68,10 @@ async fn renames_keep_search_and_dependencies_right() {
     let path = format!("/api/v1/repos/{}/{repo}", owner.name);
     let other_path = format!("/api/v1/repos/{}/{other}", owner.name);
     let mark = unique("mk");
-    let blocker = new_issue(&api, &owner, &path, &format!("{mark} blocker")).await;
-    let dependent = new_issue(&api, &owner, &other_path, "dependent").await;
+    let blocker = api
+        .new_issue(&owner, &path, &format!("{mark} blocker"))
+        .await;
+    let dependent = api.new_issue(&owner, &other_path, "dependent").await;
     let r = api
         .call(
             "POST",
@@ -234,7 +219,7 @@ async fn link_headers_never_carry_query_credentials() {
     let repo = api.new_repo(&owner, "/api/v1/user/repos", true).await;
     let path = format!("/api/v1/repos/{}/{repo}", owner.name);
     for i in 0..3 {
-        new_issue(&api, &owner, &path, &format!("issue {i}")).await;
+        api.new_issue(&owner, &path, &format!("issue {i}")).await;
     }
     for (row, page, auth, extra) in [
         (
@@ -259,7 +244,7 @@ async fn link_headers_never_carry_query_credentials() {
         let url = format!("{path}/issues?limit=1&page={page}{extra}");
         let r = api.call("GET", &url, auth, None).await;
         assert_eq!(r.status, 200, "{row}: {:?}", r.body);
-        assert_eq!(total(&r), Some(3), "{row}");
+        assert_eq!(r.total(), Some(3), "{row}");
         let link = r.header("link").unwrap_or_default().to_string();
         assert!(
             link.contains("rel=\"next\"") && link.contains("rel=\"last\""),

@@ -2,7 +2,7 @@
 
 use api_tests::Api;
 use aws_sdk_dynamodb::types::AttributeValue;
-use shared::{Config, auth::token, db};
+use shared::{auth::token, db};
 
 fn contains(v: &AttributeValue, needle: &str) -> bool {
     match v {
@@ -18,13 +18,12 @@ fn contains(v: &AttributeValue, needle: &str) -> bool {
 async fn no_stored_item_holds_a_token_secret_or_a_password() {
     let api = Api::from_env();
     let u = api.new_user("vault").await;
-    let config = Config::from_env().unwrap();
-    let client = db::connect(&config).await.retrying;
+    let (client, table) = api_tests::table().await;
 
     // The lookup item is keyed by the hash and exists.
     let lookup = client
         .get_item()
-        .table_name(&config.table_name)
+        .table_name(&table)
         .set_key(Some(db::keys::token_hash(&token::hash(&u.token))))
         .send()
         .await
@@ -39,7 +38,7 @@ async fn no_stored_item_holds_a_token_secret_or_a_password() {
     loop {
         let page = client
             .scan()
-            .table_name(&config.table_name)
+            .table_name(&table)
             .set_exclusive_start_key(start.take())
             .send()
             .await

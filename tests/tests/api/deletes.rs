@@ -4,20 +4,13 @@
 //! (they used to go in one transaction and fail over its item limit), and
 //! leave no link behind, neither over HTTP nor in the table.
 
-use api_tests::{Api, Auth, Reply, TestUser, deploy::Team, unique};
-use aws_sdk_dynamodb::{Client, types::AttributeValue};
+use api_tests::{Api, Auth, TestUser, deploy::Team, table, unique};
+use aws_sdk_dynamodb::types::AttributeValue;
 use futures::{StreamExt, stream};
 use serde_json::{Value, json};
-use shared::{Config, db};
 
 /// How many links each parent gets: well over one transaction's worth.
 const MANY: usize = 60;
-
-async fn table() -> (Client, String) {
-    let config = Config::from_env().expect("config from the environment");
-    let client = db::connect(&config).await.retrying;
-    (client, config.table_name)
-}
 
 /// Sort keys of the items in partition `pk` starting with `prefix`.
 async fn sort_keys(pk: &str, prefix: &str) -> Vec<String> {
@@ -60,30 +53,19 @@ async fn repo_id(api: &Api, who: &TestUser, owner: &str, repo: &str) -> i64 {
     r.body["id"].as_i64().expect("repository id")
 }
 
-async fn new_issue(api: &Api, who: &TestUser, owner: &str, repo: &str, title: &str) -> i64 {
-    let r = api
-        .call(
-            "POST",
-            &format!("/api/v1/repos/{owner}/{repo}/issues"),
-            Auth::Token(&who.token),
-            Some(json!({ "title": title })),
-        )
-        .await;
-    assert_eq!(r.status, 201, "create issue {title}: {:?}", r.body);
-    r.body["number"].as_i64().expect("issue number")
-}
-
-fn total(r: &Reply) -> Option<u64> {
-    r.header("x-total-count").and_then(|v| v.parse().ok())
-}
-
 #[tokio::test]
 async fn deleting_an_issue_with_many_dependents_unlinks_them_all() {
     let api = Api::from_env();
     let (owner, attacker) = (api.new_user("dxown").await, api.new_user("dxatk").await);
     let public = api.new_repo(&owner, "/api/v1/user/repos", false).await;
     let own = api.new_repo(&attacker, "/api/v1/user/repos", false).await;
-    let x = new_issue(&api, &owner, &owner.name, &public, "blocker").await;
+    let x = api
+        .new_issue(
+            &owner,
+            &format!("/api/v1/repos/{}/{public}", owner.name),
+            "blocker",
+        )
+        .await;
     let (public_id, own_id) = (
         repo_id(&api, &owner, &owner.name, &public).await,
         repo_id(&api, &attacker, &attacker.name, &own).await,
@@ -100,7 +82,14 @@ async fn deleting_an_issue_with_many_dependents_unlinks_them_all() {
     let numbers: Vec<i64> = stream::iter(0..MANY)
         .map(|i| {
             let (api, attacker, own) = (&api, &attacker, &own);
-            async move { new_issue(api, attacker, &attacker.name, own, &format!("dep {i}")).await }
+            async move {
+                api.new_issue(
+                    attacker,
+                    &format!("/api/v1/repos/{}/{own}", attacker.name),
+                    &format!("dep {i}"),
+                )
+                .await
+            }
         })
         .buffer_unordered(4)
         .collect()
@@ -135,7 +124,7 @@ async fn deleting_an_issue_with_many_dependents_unlinks_them_all() {
         )
         .await;
     assert_eq!(blocks.status, 200, "{:?}", blocks.body);
-    assert_eq!(total(&blocks), Some(MANY as u64), "X blocks every issue");
+    assert_eq!(blocks.total(), Some(MANY as u64), "X blocks every issue");
     assert_eq!(
         blocks.body.as_array().map(Vec::len),
         Some(30),
@@ -176,7 +165,7 @@ async fn deleting_an_issue_with_many_dependents_unlinks_them_all() {
             .await;
         assert_eq!(r.status, 200, "dependencies of {n}: {:?}", r.body);
         assert_eq!(
-            (total(&r), r.body.clone()),
+            (r.total(), r.body.clone()),
             (Some(0), json!([])),
             "issue {n} depends on nothing"
         );
@@ -217,7 +206,12 @@ async fn deleting_a_repository_with_many_collaborators_removes_every_grant() {
     let repo = api.new_repo(&owner, "/api/v1/user/repos", true).await;
     let id = repo_id(&api, &owner, &owner.name, &repo).await;
     let mark = unique("mk");
-    new_issue(&api, &owner, &owner.name, &repo, &format!("{mark} secret")).await;
+    api.new_issue(
+        &owner,
+        &format!("/api/v1/repos/{}/{repo}", owner.name),
+        &format!("{mark} secret"),
+    )
+    .await;
 
     let mut users: Vec<String> = stream::iter(1..MANY)
         .map(|_| bare_user(&api, "dcol"))
@@ -248,7 +242,7 @@ async fn deleting_a_repository_with_many_collaborators_removes_every_grant() {
         .call("GET", &search, Auth::Token(&reader.token), None)
         .await;
     assert_eq!(
-        (r.status, total(&r)),
+        (r.status, r.total()),
         (200, Some(1)),
         "a collaborator finds the issue: {:?}",
         r.body
@@ -275,7 +269,7 @@ async fn deleting_a_repository_with_many_collaborators_removes_every_grant() {
         .call("GET", &search, Auth::Token(&reader.token), None)
         .await;
     assert_eq!(
-        (r.status, total(&r), r.body.clone()),
+        (r.status, r.total(), r.body.clone()),
         (200, Some(0), json!([])),
         "the deleted repository's issues are not found"
     );

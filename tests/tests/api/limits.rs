@@ -5,23 +5,15 @@
 //! (Oversized input and hostile texts: hostile_input.rs.)
 
 use api_tests::{
-    Api, Auth, TestUser,
+    Api, Auth,
     deploy::{Team, creates::valid},
     raw::{BUDGET, get_raw, send},
 };
 use aws_sdk_dynamodb::types::AttributeValue;
 use futures::future::join_all;
 use serde_json::{Value, json};
-use shared::{Config, db};
 
 /// A user with one repository; returns the user and `/api/v1/repos/{o}/{r}`.
-async fn user_repo(api: &Api) -> (TestUser, String) {
-    let u = api.new_user("lim").await;
-    let repo = api.new_repo(&u, "/api/v1/user/repos", false).await;
-    let path = format!("/api/v1/repos/{}/{repo}", u.name);
-    (u, path)
-}
-
 /// POSTs every body, ten at a time, asserting 201 for each.
 async fn create_all(api: &Api, token: &str, path: &str, bodies: Vec<Value>) {
     for batch in bodies.chunks(10) {
@@ -41,7 +33,7 @@ async fn create_all(api: &Api, token: &str, path: &str, bodies: Vec<Value>) {
 #[tokio::test]
 async fn issue_lists_leave_out_bodies_past_the_response_limit() {
     let api = Api::from_env();
-    let (u, repo) = user_repo(&api).await;
+    let (u, repo) = api.user_repo("lim", false).await;
     let auth = format!("token {}", u.token);
     let ms = api
         .call(
@@ -121,7 +113,7 @@ async fn issue_lists_leave_out_bodies_past_the_response_limit() {
 #[tokio::test]
 async fn milestone_lists_leave_out_descriptions_past_the_response_limit() {
     let api = Api::from_env();
-    let (u, repo) = user_repo(&api).await;
+    let (u, repo) = api.user_repo("lim", false).await;
     let auth = format!("token {}", u.token);
     let text = "\"".repeat(65_535);
     let bodies = (0..25)
@@ -206,13 +198,12 @@ fn names(prefix: &str, max: usize) -> (String, usize) {
 }
 
 async fn stored_mentions(repo_id: i64, index: i64) -> Vec<String> {
-    let config = Config::from_env().expect("config from the environment");
-    let client = db::connect(&config).await.retrying;
+    let (client, table) = api_tests::table().await;
     let pk = format!("REPO#{repo_id}");
     let sk = format!("ISSUE#{index:020}");
     let out = client
         .get_item()
-        .table_name(&config.table_name)
+        .table_name(table)
         .key("pk", AttributeValue::S(pk))
         .key("sk", AttributeValue::S(sk))
         .send()
@@ -232,7 +223,7 @@ async fn stored_mentions(repo_id: i64, index: i64) -> Vec<String> {
 #[tokio::test]
 async fn at_most_fifty_mentions_are_stored() {
     let api = Api::from_env();
-    let (u, repo) = user_repo(&api).await;
+    let (u, repo) = api.user_repo("lim", false).await;
     let repo_id = api
         .call("GET", &repo, Auth::Token(&u.token), None)
         .await

@@ -11,13 +11,6 @@ use api_tests::{
 };
 use serde_json::{Value, json};
 
-async fn user_repo(api: &Api, private: bool) -> (TestUser, String) {
-    let u = api.new_user("hos").await;
-    let repo = api.new_repo(&u, "/api/v1/user/repos", private).await;
-    let path = format!("/api/v1/repos/{}/{repo}", u.name);
-    (u, path)
-}
-
 /// Issues and pulls of the repository (`X-Total-Count` of every state).
 async fn total(api: &Api, u: &TestUser, repo: &str) -> String {
     let r = api
@@ -35,7 +28,7 @@ async fn total(api: &Api, u: &TestUser, repo: &str) -> String {
 #[tokio::test]
 async fn texts_and_bodies_past_their_bounds_are_refused() {
     let api = Api::from_env();
-    let (u, repo) = user_repo(&api, true).await;
+    let (u, repo) = api.user_repo("hos", true).await;
     let other = api.new_user("hosc").await;
     let issues = format!("{repo}/issues");
     let r = api
@@ -152,7 +145,7 @@ async fn texts_and_bodies_past_their_bounds_are_refused() {
 #[tokio::test]
 async fn lists_past_their_bounds_are_refused_before_lookups() {
     let api = Api::from_env();
-    let (u, repo) = user_repo(&api, false).await;
+    let (u, repo) = api.user_repo("hos", false).await;
     let issues = format!("{repo}/issues");
     let r = api
         .call(
@@ -207,7 +200,7 @@ async fn lists_past_their_bounds_are_refused_before_lookups() {
 #[tokio::test]
 async fn deadlines_and_filters_outside_years_1_to_9999_are_refused() {
     let api = Api::from_env();
-    let (u, repo) = user_repo(&api, false).await;
+    let (u, repo) = api.user_repo("hos", false).await;
     let issues = format!("{repo}/issues");
     let due = "2030-05-06T00:00:00Z";
     let r = api

@@ -1,0 +1,38 @@
+//! Black-box tests of the whole API over HTTP, one module per subject, in
+//! one test binary so the crate links once. `make test` serves the real
+//! function binaries and sets `API_URL` and the admin's credentials; the
+//! shared setup (users, repositories, deploy teams) is in `tests/src`
+//! (`api_tests`). Every test makes its own users and names, so they run
+//! in parallel.
+
+mod auth;
+mod bad_input;
+mod concurrency;
+mod deletes;
+mod deploy_access;
+mod deploy_apps;
+mod deploy_create;
+mod deploy_deployments;
+mod deploy_destinations;
+mod deploy_domains;
+mod deploy_formats;
+mod deploy_keys;
+mod deploy_projects;
+mod deploy_servers;
+mod deploy_sources;
+mod hostile_input;
+mod idempotency;
+mod integrity;
+mod issue_create;
+mod issue_edit;
+mod labels;
+mod largest_page;
+mod limits;
+mod listing;
+mod milestones;
+mod permissions;
+mod public_only;
+mod pulls;
+mod repos;
+mod search;
+mod storage;
