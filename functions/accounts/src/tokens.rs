@@ -8,6 +8,7 @@ use serde::Deserialize;
 use shared::{
     Error, Result,
     accounts::{
+        names::same,
         teams,
         tokens::{self, NewToken},
         users::UserRecord,
@@ -67,7 +68,7 @@ pub async fn create(cx: &Ctx) -> Result<Response> {
         .filter(|t| !t.is_empty())
     {
         None => user.name.clone(),
-        Some(t) if t.eq_ignore_ascii_case(&user.name) => t,
+        Some(t) if same(&t, &user.name) => t,
         Some(t) if teams::is_member(&cx.db, &t, &user.name).await? => t,
         Some(t) => {
             return Err(Error::field(

@@ -6,6 +6,7 @@ use shared::{
     Error, Result,
     accounts::{
         blocks,
+        names::same,
         teams::{self, AccessMode},
         users,
     },
@@ -86,7 +87,7 @@ async fn team_and_repo(cx: &Ctx) -> Result<(teams::TeamRecord, repos::RepoRecord
         .await?
         .ok_or_else(|| Error::NotFound(format!("team does not exist [id: {id}]")))?;
     let org = cx.param("org");
-    if !team.org.eq_ignore_ascii_case(org) {
+    if !same(&team.org, org) {
         return Err(Error::NotFound(format!(
             "team {id} does not belong to {org}"
         )));

@@ -2,6 +2,7 @@
 //! tracker consults them (a blocked user cannot open issues in the
 //! blocker's repositories or be assigned there).
 
+use super::names::fold;
 use crate::{
     Error, Result,
     db::{self, Db, keys},
@@ -11,7 +12,7 @@ use crate::{
 /// `blocker` blocks `blocked`; blocking twice changes nothing.
 pub async fn block(db: &Db, blocker: &str, blocked: &str, note: &str) -> Result<()> {
     let mut item = keys::block(blocker, blocked);
-    item.insert("blocked".into(), db::s(blocked.to_lowercase()));
+    item.insert("blocked".into(), db::s(fold(blocked)));
     if !note.is_empty() {
         item.insert("note".into(), db::s(note));
     }

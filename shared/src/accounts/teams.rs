@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::users::UserRecord;
+use super::{names::fold, users::UserRecord};
 use crate::{
     Error, Result,
     db::{self, Db, Tx, keys},
@@ -202,9 +202,9 @@ pub(super) fn add_new_team(
 /// Adds the two membership items (the first fails if already a member).
 fn add_member_items(tx: &mut Tx, team: &TeamRecord, user: &str) -> Result<()> {
     let mut member = keys::team_member(team.id, user);
-    member.insert("user".into(), db::s(user.to_lowercase()));
+    member.insert("user".into(), db::s(fold(user)));
     let m = Membership {
-        org: team.org.to_lowercase(),
+        org: fold(&team.org),
         team_id: team.id,
         permission: team.permission,
         units: team.units.clone(),

@@ -5,6 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::names::fold;
 use crate::{
     Error, Result,
     auth::{scope::Scopes, token},
@@ -59,7 +60,7 @@ pub async fn create_with_secret(
     new: NewToken,
     secret: &str,
 ) -> Result<TokenRecord> {
-    let user = user.to_lowercase();
+    let user = fold(user);
     let rec = TokenRecord {
         id: db.next_id("token").await?,
         name: new.name,
@@ -67,7 +68,7 @@ pub async fn create_with_secret(
         hash: token::hash(secret),
         last_eight: token::last_eight(secret),
         scopes: new.scopes.to_strings(),
-        team: new.team.to_lowercase(),
+        team: fold(&new.team),
         created: time::now(),
     };
     let grant = Grant {

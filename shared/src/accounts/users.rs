@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::names::{Email, OwnerName, Visibility};
+use super::names::{Email, OwnerName, Visibility, fold, same};
 use crate::{
     Error, Result,
     auth::{Caller, password},
@@ -55,8 +55,9 @@ pub struct UserRecord {
 }
 
 impl UserRecord {
+    /// The name's folded form (keys and no-reply addresses use it).
     pub fn lower_name(&self) -> String {
-        self.name.to_lowercase()
+        fold(&self.name)
     }
 
     pub fn is_org(&self) -> bool {
@@ -108,7 +109,7 @@ pub(super) fn put_new_owner(tx: &mut Tx, rec: &UserRecord) -> Result<()> {
 /// Adds the e-mail guard item (unique addresses across users).
 fn put_email_guard(tx: &mut Tx, email: &str, owner: &str) -> Result<()> {
     let mut item = keys::email(email);
-    item.insert("owner".into(), db::s(owner.to_lowercase()));
+    item.insert("owner".into(), db::s(fold(owner)));
     tx.put_if_absent(item)?;
     Ok(())
 }
@@ -163,7 +164,7 @@ pub async fn get(db: &Db, name: &str) -> Result<Option<UserRecord>> {
 /// authentication) when the name is theirs: one read less.
 pub async fn get_for(db: &Db, name: &str, caller: &Caller) -> Result<Option<UserRecord>> {
     match caller.principal() {
-        Some(p) if p.user.name.eq_ignore_ascii_case(name) => Ok(Some(p.user.clone())),
+        Some(p) if same(&p.user.name, name) => Ok(Some(p.user.clone())),
         _ => get(db, name).await,
     }
 }

@@ -14,6 +14,7 @@ use lambda_http::http::HeaderMap;
 use crate::{
     Error, Result,
     accounts::{
+        names::same,
         teams, tokens,
         users::{self, UserRecord},
     },
@@ -121,7 +122,7 @@ async fn still_in_team(db: &Db, principal: &Principal) -> Result<()> {
     let Via::Token { team, scopes, .. } = &principal.via else {
         return Ok(());
     };
-    if team.is_empty() || team.eq_ignore_ascii_case(&principal.user.name) {
+    if team.is_empty() || same(team, &principal.user.name) {
         return Ok(());
     }
     let memberships = teams::memberships(db, team, &principal.user.name).await?;

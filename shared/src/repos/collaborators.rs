@@ -6,7 +6,10 @@
 use super::{RepoRecord, access::Grant};
 use crate::{
     Error, Result,
-    accounts::teams::{AccessMode, TeamRecord},
+    accounts::{
+        names::fold,
+        teams::{AccessMode, TeamRecord},
+    },
     db::{self, Db, keys},
 };
 
@@ -17,7 +20,7 @@ pub async fn put_collaborator(
     user: &str,
     mode: AccessMode,
 ) -> Result<()> {
-    let user = user.to_lowercase();
+    let user = fold(user);
     let grant = Grant {
         user: Some(user.clone()),
         team_id: None,

@@ -11,7 +11,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::{
     Error, Result,
-    accounts::users::UserRecord,
+    accounts::{
+        names::{fold, same},
+        users::UserRecord,
+    },
     db::{self, Db, keys},
     time,
 };
@@ -60,7 +63,7 @@ impl RepoRecord {
             "gsi2pk".into(),
             db::s(keys::repos_by_visibility(self.private)),
         );
-        item.insert("gsi2sk".into(), db::s(self.full_name().to_lowercase()));
+        item.insert("gsi2sk".into(), db::s(fold(&self.full_name())));
         Ok(item)
     }
 }
@@ -101,7 +104,7 @@ pub fn parse_name(raw: &str) -> Result<String> {
     {
         return Err(bad("may contain only letters, digits, '-', '_' and '.'"));
     }
-    let lower = name.to_lowercase();
+    let lower = fold(name);
     if matches!(lower.as_str(), "." | ".." | "-")
         || [".git", ".wiki", ".rss", ".atom"]
             .iter()
@@ -178,7 +181,7 @@ pub async fn stats(db: &Db, id: i64) -> Result<RepoStats> {
 /// the same transaction renames: so every view is right at once.
 pub async fn save(db: &Db, old_name: &str, repo: &RepoRecord) -> Result<()> {
     let item = repo.to_item()?;
-    if old_name.eq_ignore_ascii_case(&repo.name) && old_name == repo.name {
+    if old_name == repo.name {
         // Same key: replace only if it still exists (a concurrent delete wins).
         db.put(|p| {
             p.set_item(Some(item))
@@ -192,7 +195,7 @@ pub async fn save(db: &Db, old_name: &str, repo: &RepoRecord) -> Result<()> {
         return Ok(());
     }
     let mut tx = db.tx();
-    if old_name.eq_ignore_ascii_case(&repo.name) {
+    if same(old_name, &repo.name) {
         // Only the spelling changes: same key.
         tx.put_if(item, "attribute_exists(pk)", &[])?;
     } else {
@@ -323,7 +326,7 @@ pub async fn has_private(db: &Db, owner: &str) -> Result<bool> {
             q.index_name("gsi2")
                 .key_condition_expression("gsi2pk = :pk AND begins_with(gsi2sk, :owner)")
                 .expression_attribute_values(":pk", db::s(keys::repos_by_visibility(true)))
-                .expression_attribute_values(":owner", db::s(format!("{}/", owner.to_lowercase())))
+                .expression_attribute_values(":owner", db::s(format!("{}/", fold(owner))))
                 .limit(1)
         })
         .await?;

@@ -14,7 +14,7 @@ use super::RepoRecord;
 use crate::{
     Error, Result,
     accounts::{
-        names::Visibility,
+        names::{Visibility, fold},
         teams::{self, AccessMode, Membership},
         users::{self, OwnerKind, UserRecord},
     },
@@ -262,7 +262,7 @@ pub async fn load(db: &Db, caller: &Caller, owner: &str, name: &str) -> Result<R
             .into_iter()
             .map(db::from_item)
             .collect::<Result<_, _>>()?;
-        let me_lower = p.user.name.to_lowercase();
+        let me_lower = fold(&p.user.name);
         facts.collaborator = grants
             .iter()
             .find(|g| g.user.as_deref() == Some(me_lower.as_str()))
