@@ -4,6 +4,10 @@
 pub mod blocks;
 pub mod names;
 pub mod orgs;
+pub mod password;
+pub mod principal;
+pub mod scope;
+pub mod secret;
 pub mod teams;
 pub mod tokens;
 pub mod users;

@@ -5,10 +5,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::names::fold;
+use super::{names::fold, scope::Scopes, secret as token};
 use crate::{
     Error, Result,
-    auth::{scope::Scopes, token},
     db::{self, Db, keys},
     time,
 };

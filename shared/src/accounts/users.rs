@@ -4,9 +4,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::names::{Email, OwnerName, Visibility, fold, same};
+use super::{password, principal::Caller};
 use crate::{
     Error, Result,
-    auth::{Caller, password},
     db::{self, Db, DbError, Tx, keys},
     time,
 };

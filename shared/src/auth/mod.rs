@@ -4,20 +4,21 @@
 //! checked before its handler runs.
 
 pub mod credentials;
-pub mod password;
 pub mod public_only;
-pub mod scope;
-pub mod token;
+
+// The credential model lives with the accounts it belongs to (so accounts
+// never import auth); these keep the paths callers know.
+pub use crate::accounts::{
+    password,
+    principal::{Caller, Principal, Via},
+    scope, secret as token,
+};
 
 use lambda_http::http::HeaderMap;
 
 use crate::{
     Error, Result,
-    accounts::{
-        names::same,
-        teams, tokens,
-        users::{self, UserRecord},
-    },
+    accounts::{names::same, teams, tokens, users},
     db::Db,
     error::Dialect,
     http::{Guard, Query},
@@ -25,56 +26,6 @@ use crate::{
 use credentials::Credential;
 use scope::{Ability, Level, Scopes};
 use teams::AccessMode;
-
-/// How the caller proved who they are.
-#[derive(Clone, Debug)]
-pub enum Via {
-    /// A personal access token; its scopes limit what it may do.
-    Token {
-        id: i64,
-        scopes: Scopes,
-        team: String,
-    },
-    /// User name and password (Basic): not limited by scopes, as in Gitea.
-    Password,
-}
-
-/// A signed-in caller.
-#[derive(Clone, Debug)]
-pub struct Principal {
-    pub user: UserRecord,
-    pub via: Via,
-}
-
-impl Principal {
-    pub fn is_site_admin(&self) -> bool {
-        self.user.is_admin
-    }
-
-    /// Scopes of the token, or `None` for a password login (unrestricted).
-    pub fn scopes(&self) -> Option<&Scopes> {
-        match &self.via {
-            Via::Token { scopes, .. } => Some(scopes),
-            Via::Password => None,
-        }
-    }
-}
-
-#[derive(Clone, Debug, Default)]
-pub enum Caller {
-    #[default]
-    Anonymous,
-    User(Box<Principal>),
-}
-
-impl Caller {
-    pub fn principal(&self) -> Option<&Principal> {
-        match self {
-            Caller::User(p) => Some(p),
-            Caller::Anonymous => None,
-        }
-    }
-}
 
 /// Identifies the caller. No credentials → anonymous (the deploy API then
 /// answers 401); credentials that do not check out → 401 on every route,
@@ -224,7 +175,10 @@ pub fn check_guard(caller: &Caller, guard: Guard, method: &str, dialect: Dialect
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::auth::scope::{Ability, Category};
+    use crate::{
+        accounts::users::UserRecord,
+        auth::scope::{Ability, Category},
+    };
 
     fn caller(via: Via) -> Caller {
         let user = UserRecord {

@@ -10,7 +10,7 @@
 use crate::{
     Error, Result,
     accounts::{names::Visibility, teams, users},
-    auth::{Caller, Principal, scope::Category},
+    auth::{Caller, scope::Category},
     db::Db,
     http::{Guard, Route, Sees},
     repos::{self, access},
@@ -40,10 +40,7 @@ impl Target<'_> {
 
 /// Whether the caller's token is limited to public things.
 pub fn limited(caller: &Caller) -> bool {
-    caller
-        .principal()
-        .and_then(Principal::scopes)
-        .is_some_and(|s| s.public_only())
+    caller.public_only()
 }
 
 /// Refuses a `public-only` token whose request would read, change or

@@ -13,10 +13,10 @@ use crate::{
     Result,
     accounts::{
         names::{Name, Visibility},
+        principal::{Caller, Principal},
         teams::{AccessMode, Membership, TeamRecord},
         users::{OwnerKind, UserRecord},
     },
-    auth::{Caller, Principal},
     db::{self, Db, keys},
 };
 
@@ -98,7 +98,7 @@ pub async fn visible(
 ) -> Result<Vec<(RepoRecord, Permission)>> {
     let me = caller.principal();
     let admin = me.is_some_and(Principal::is_site_admin);
-    let public_only = crate::auth::public_only::limited(caller);
+    let public_only = caller.public_only();
     let grants = match me.filter(|_| !admin) {
         Some(p) => grants(db, p).await?,
         None => Grants::default(),

@@ -15,10 +15,10 @@ use crate::{
     Error, Result,
     accounts::{
         names::{Visibility, fold},
+        principal::{Caller, Principal},
         teams::{self, AccessMode, Membership},
         users::{self, OwnerKind, UserRecord},
     },
-    auth::{Caller, Principal},
     db::{self, Db, keys},
 };
 
@@ -247,7 +247,7 @@ pub async fn load(db: &Db, caller: &Caller, owner: &str, name: &str) -> Result<R
         repo_teams: Vec::new(),
         collaborator: None,
         blocked: blocked?,
-        public_only: crate::auth::public_only::limited(caller),
+        public_only: caller.public_only(),
         owner_public: owner_rec.visibility == Visibility::Public,
     };
     // Grants can only raise access; skip reading them when nothing can.
