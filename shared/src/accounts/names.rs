@@ -11,7 +11,7 @@ use std::{
 
 use serde::{Deserialize, Serialize};
 
-use crate::Error;
+use super::Error;
 
 /// Names Gitea reserves for its own routes.
 const RESERVED: &[&str] = &[
@@ -150,7 +150,7 @@ impl OwnerName {
     pub fn parse(field: &str, raw: &str) -> Result<Self, Error> {
         let name = raw.trim();
         let special = |c: char| matches!(c, '-' | '_' | '.');
-        let bad = |why: &str| Error::field(field, format!("{why} (got {raw:?})"));
+        let bad = |why: &str| Error::invalid(field, format!("{why} (got {raw:?})"));
         if name.is_empty() {
             return Err(bad("must not be empty"));
         }
@@ -179,9 +179,7 @@ impl OwnerName {
         if RESERVED.contains(&lower.as_str())
             || RESERVED_SUFFIXES.iter().any(|s| lower.ends_with(s))
         {
-            return Err(Error::Unprocessable(format!(
-                "name is reserved [name: {name}]"
-            )));
+            return Err(Error::ReservedName(name.to_string()));
         }
         Ok(Self(name.to_string()))
     }
@@ -217,7 +215,7 @@ impl Email {
         if ok {
             Ok(Self(e.to_string()))
         } else {
-            Err(Error::field(
+            Err(Error::invalid(
                 field,
                 format!("is not a valid e-mail address (got {raw:?})"),
             ))
@@ -247,7 +245,7 @@ impl Visibility {
             None | Some("") | Some("public") => Ok(Visibility::Public),
             Some("limited") => Ok(Visibility::Limited),
             Some("private") => Ok(Visibility::Private),
-            Some(other) => Err(Error::field(
+            Some(other) => Err(Error::invalid(
                 field,
                 format!("must be public, limited or private (got {other:?})"),
             )),
@@ -267,7 +265,7 @@ impl Visibility {
 pub fn bounded(field: &str, value: Option<String>, max: usize) -> Result<String, Error> {
     let v = value.unwrap_or_default();
     if v.chars().count() > max {
-        return Err(Error::field(
+        return Err(Error::invalid(
             field,
             format!("must be at most {max} characters"),
         ));

@@ -8,11 +8,14 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::{names::fold, users::UserRecord};
-use crate::{
+use super::{
     Error, Result,
-    db::{self, Db, Tx, keys},
+    names::fold,
+    orgs,
+    principal::Caller,
+    users::{self, UserRecord},
 };
+use crate::db::{self, Db, Tx, keys};
 
 /// Repository units a team can be given access to.
 pub const UNITS: [&str; 10] = [
@@ -46,7 +49,7 @@ impl AccessMode {
             "read" => Ok(AccessMode::Read),
             "write" => Ok(AccessMode::Write),
             "admin" => Ok(AccessMode::Admin),
-            other => Err(Error::field(
+            other => Err(Error::invalid(
                 field,
                 format!("must be read, write or admin (got {other:?})"),
             )),
@@ -110,7 +113,7 @@ pub fn parse_name(raw: &str) -> Result<String> {
     if ok {
         Ok(raw.to_string())
     } else {
-        Err(Error::field(
+        Err(Error::invalid(
             "name",
             format!("must be 1 to 255 letters, digits, '-', '_' or '.' (got {raw:?})"),
         ))
@@ -128,7 +131,7 @@ pub fn parse_units(
         if UNITS.contains(&u) {
             Ok(u.to_string())
         } else {
-            Err(Error::field(
+            Err(Error::invalid(
                 "units",
                 format!("unknown unit {u:?}; known units: {}", UNITS.join(", ")),
             ))
@@ -147,7 +150,7 @@ pub fn parse_units(
                     "write" => AccessMode::Write,
                     "admin" => AccessMode::Admin,
                     other => {
-                        return Err(Error::field(
+                        return Err(Error::invalid(
                             "units_map",
                             format!("unknown access mode {other:?} for {u}"),
                         ));
@@ -234,10 +237,10 @@ pub async fn create(db: &Db, org: &UserRecord, new: NewTeam) -> Result<TeamRecor
     db.transact(tx)
         .await
         .map_err(|e| match e.failed_condition() {
-            Some(0) => Error::Unprocessable(format!(
-                "team already exists [org_id: {}, name: {}]",
-                org.id, team.name
-            )),
+            Some(0) => Error::TeamNameTaken {
+                org_id: org.id,
+                name: team.name.clone(),
+            },
             _ => e.into(),
         })?;
     Ok(team)
@@ -314,12 +317,63 @@ pub async fn remove_member(db: &Db, team: &TeamRecord, user: &str) -> Result<()>
     db.transact(tx)
         .await
         .map_err(|e| match e.failed_condition() {
-            Some(0) => {
-                Error::NotFound(format!("user {user} is not a member of team {}", team.name))
-            }
-            Some(2) => {
-                Error::Unprocessable("cannot remove the last owner of an organization".into())
-            }
+            Some(0) => Error::NotTeamMember {
+                user: user.to_string(),
+                team: team.name.clone(),
+            },
+            Some(2) => Error::LastOwner,
             _ => e.into(),
         })
+}
+
+/// The team with this id and its organisation, if the caller may see both.
+pub async fn find(db: &Db, caller: &Caller, id: i64) -> Result<(TeamRecord, UserRecord)> {
+    let team = get(db, id).await?.ok_or(Error::NoSuchTeam(id))?;
+    let org = orgs::visible(db, caller, &team.org).await?;
+    Ok((team, org))
+}
+
+/// A team as its organisation's members see it (`GET /teams/{id}`).
+pub async fn view(db: &Db, caller: &Caller, id: i64) -> Result<(TeamRecord, UserRecord)> {
+    let (team, org) = find(db, caller, id).await?;
+    orgs::require_member(db, caller, &org).await?;
+    Ok((team, org))
+}
+
+/// An organisation's teams, for its members.
+pub async fn list_visible(
+    db: &Db,
+    caller: &Caller,
+    org: &str,
+) -> Result<(UserRecord, Vec<TeamRecord>)> {
+    let org = orgs::visible(db, caller, org).await?;
+    orgs::require_member(db, caller, &org).await?;
+    let teams = list(db, &org.name).await?;
+    Ok((org, teams))
+}
+
+/// A team of an organisation the caller owns, and a user to add to or
+/// remove from it.
+async fn owned_team_and_user(
+    db: &Db,
+    caller: &Caller,
+    id: i64,
+    user: &str,
+) -> Result<(TeamRecord, UserRecord)> {
+    let (team, org) = find(db, caller, id).await?;
+    orgs::require_owner(db, caller, &org).await?;
+    let user = users::find_user(db, user, caller).await?;
+    Ok((team, user))
+}
+
+/// `PUT /teams/{id}/members/{user}`: organisation owners only.
+pub async fn join(db: &Db, caller: &Caller, id: i64, user: &str) -> Result<()> {
+    let (team, user) = owned_team_and_user(db, caller, id, user).await?;
+    add_member(db, &team, &user.name).await
+}
+
+/// `DELETE /teams/{id}/members/{user}`: organisation owners only.
+pub async fn leave(db: &Db, caller: &Caller, id: i64, user: &str) -> Result<()> {
+    let (team, user) = owned_team_and_user(db, caller, id, user).await?;
+    remove_member(db, &team, &user.name).await
 }

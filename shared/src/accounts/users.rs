@@ -3,10 +3,13 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::names::{Email, OwnerName, Visibility, fold, same};
-use super::{password, principal::Caller};
-use crate::{
+use super::{
     Error, Result,
+    names::{Email, OwnerName, Visibility, fold, same},
+    password,
+    principal::{Caller, Principal},
+};
+use crate::{
     db::{self, Db, DbError, Tx, keys},
     time,
 };
@@ -98,6 +101,37 @@ pub struct NewUser {
     pub restricted: bool,
 }
 
+/// The shortest password a user may have.
+pub const MIN_PASSWORD_LEN: usize = 8;
+
+/// A password for a new user: none, or at least [`MIN_PASSWORD_LEN`]
+/// characters.
+pub fn parse_password(raw: Option<String>) -> Result<Option<String>> {
+    let password = raw.filter(|p| !p.is_empty());
+    if password
+        .as_ref()
+        .is_some_and(|p| p.chars().count() < MIN_PASSWORD_LEN)
+    {
+        return Err(Error::PasswordTooShort(MIN_PASSWORD_LEN));
+    }
+    Ok(password)
+}
+
+/// The caller, who must be signed in.
+pub fn signed_in(caller: &Caller) -> Result<&Principal> {
+    caller.principal().ok_or(Error::SignInRequired)
+}
+
+/// The caller, who must be a site admin.
+pub fn site_admin(caller: &Caller) -> Result<&Principal> {
+    let me = signed_in(caller)?;
+    if me.is_site_admin() {
+        Ok(me)
+    } else {
+        Err(Error::NotSiteAdmin)
+    }
+}
+
 /// Adds the record under its key, written only if the name is free.
 pub(super) fn put_new_owner(tx: &mut Tx, rec: &UserRecord) -> Result<()> {
     let mut item = db::to_item(rec)?;
@@ -114,18 +148,18 @@ fn put_email_guard(tx: &mut Tx, email: &str, owner: &str) -> Result<()> {
     Ok(())
 }
 
-/// Maps a failed uniqueness guard to Gitea's 422 texts.
+/// Maps a failed uniqueness guard to what was taken.
 pub(super) fn taken(e: DbError, name: &str, email: &str) -> Error {
     match e.failed_condition() {
-        Some(0) => Error::Unprocessable(format!("user already exists [name: {name}]")),
-        Some(1) => Error::Unprocessable(format!("e-mail already in use [email: {email}]")),
+        Some(0) => Error::NameTaken(name.to_string()),
+        Some(1) => Error::EmailTaken(email.to_string()),
         _ => e.into(),
     }
 }
 
 pub async fn create(db: &Db, new: NewUser) -> Result<UserRecord> {
     let password_hash = match &new.password {
-        Some(p) => Some(password::hash(p).map_err(Error::Internal)?),
+        Some(p) => Some(password::hash(p).map_err(Error::Hashing)?),
         None => None,
     };
     let rec = UserRecord {
@@ -185,12 +219,27 @@ pub async fn visible_to(db: &Db, owner: &UserRecord, caller: &Caller) -> Result<
     Ok(false)
 }
 
-/// A user (not an organisation) that the caller may see, else 404.
+/// A user (not an organisation) that the caller may see.
 pub async fn find_visible_user(db: &Db, name: &str, caller: &Caller) -> Result<UserRecord> {
     match get(db, name).await? {
         Some(u) if u.kind == OwnerKind::User && visible_to(db, &u, caller).await? => Ok(u),
-        _ => Err(Error::NotFound(format!(
-            "user does not exist [name: {name}]"
-        ))),
+        _ => Err(Error::NoSuchUser(name.to_string())),
+    }
+}
+
+/// A user or organisation the caller may see (`GET /users/{name}`).
+pub async fn find_visible(db: &Db, name: &str, caller: &Caller) -> Result<UserRecord> {
+    match get_for(db, name, caller).await? {
+        Some(u) if visible_to(db, &u, caller).await? => Ok(u),
+        _ => Err(Error::NoSuchUser(name.to_string())),
+    }
+}
+
+/// A user (not an organisation) by name, whether or not the caller may
+/// see them: the target of tokens, blocks and team members.
+pub async fn find_user(db: &Db, name: &str, caller: &Caller) -> Result<UserRecord> {
+    match get_for(db, name, caller).await? {
+        Some(u) if !u.is_org() => Ok(u),
+        _ => Err(Error::NoSuchUser(name.to_string())),
     }
 }

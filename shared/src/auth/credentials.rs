@@ -5,7 +5,8 @@
 use base64::{Engine, engine::general_purpose::STANDARD};
 use lambda_http::http::HeaderMap;
 
-use crate::{Error, Result, http::Query};
+use super::{Error, Result};
+use crate::http::Query;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Credential {

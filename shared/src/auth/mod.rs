@@ -4,7 +4,12 @@
 //! checked before its handler runs.
 
 pub mod credentials;
+mod error;
 pub mod public_only;
+
+pub use error::Error;
+
+type Result<T, E = Error> = std::result::Result<T, E>;
 
 // The credential model lives with the accounts it belongs to (so accounts
 // never import auth); these keep the paths callers know.
@@ -17,7 +22,6 @@ pub use crate::accounts::{
 use lambda_http::http::HeaderMap;
 
 use crate::{
-    Error, Result,
     accounts::{names::same, teams, tokens, users},
     db::Db,
     error::Dialect,
@@ -35,7 +39,11 @@ pub async fn authenticate(
     headers: &HeaderMap,
     query: &Query,
     dialect: Dialect,
-) -> Result<Caller> {
+) -> crate::Result<Caller> {
+    Ok(identify(db, headers, query, dialect).await?)
+}
+
+async fn identify(db: &Db, headers: &HeaderMap, query: &Query, dialect: Dialect) -> Result<Caller> {
     let allow_query = dialect == Dialect::Tracker;
     let Some(credential) = credentials::extract(headers, query, allow_query)? else {
         return match dialect {
@@ -57,10 +65,7 @@ pub async fn authenticate(
         still_in_team(db, &principal).await?;
     }
     if principal.user.prohibit_login {
-        return Err(Error::Forbidden(
-            "This account is prohibited from signing in, please contact your site administrator."
-                .into(),
-        ));
+        return Err(Error::LoginProhibited);
     }
     Ok(Caller::User(Box::new(principal)))
 }
@@ -92,7 +97,7 @@ async fn still_in_team(db: &Db, principal: &Principal) -> Result<()> {
         .iter()
         .any(|m| m.permission >= AccessMode::Admin);
     if elevated && !admin {
-        return Err(Error::Forbidden("Missing required team role.".into()));
+        return Err(Error::MissingTeamRole);
     }
     Ok(())
 }
@@ -104,8 +109,7 @@ async fn by_token(db: &Db, secret: &str) -> Result<Principal> {
     let user = users::get(db, &grant.user)
         .await?
         .ok_or(Error::BadCredentials)?;
-    let scopes = Scopes::parse(&grant.scopes)
-        .map_err(|e| Error::Forbidden(format!("checking scope failed: {e}")))?;
+    let scopes = Scopes::parse(&grant.scopes).map_err(|e| Error::StoredScopes(e.to_string()))?;
     Ok(Principal {
         user,
         via: Via::Token {
@@ -133,7 +137,16 @@ async fn by_password(db: &Db, name: &str, password_text: &str) -> Result<Princip
 }
 
 /// Checks a route's guard against the caller's credential.
-pub fn check_guard(caller: &Caller, guard: Guard, method: &str, dialect: Dialect) -> Result<()> {
+pub fn check_guard(
+    caller: &Caller,
+    guard: Guard,
+    method: &str,
+    dialect: Dialect,
+) -> crate::Result<()> {
+    Ok(guard_allows(caller, guard, method, dialect)?)
+}
+
+fn guard_allows(caller: &Caller, guard: Guard, method: &str, dialect: Dialect) -> Result<()> {
     let Some(scopes) = caller.principal().and_then(Principal::scopes) else {
         // Anonymous callers are judged by the handler; passwords are unscoped.
         return match (dialect, caller) {
@@ -151,22 +164,17 @@ pub fn check_guard(caller: &Caller, guard: Guard, method: &str, dialect: Dialect
             if scopes.has(category, level) {
                 Ok(())
             } else {
-                Err(Error::Forbidden(format!(
-                    "token does not have at least one of required scope(s), required=[{}:{}], token scope={}",
-                    level.as_str(),
-                    category.as_str(),
-                    scopes.to_strings().join(",")
-                )))
+                Err(Error::MissingScope {
+                    required: format!("{}:{}", level.as_str(), category.as_str()),
+                    held: scopes.to_strings().join(","),
+                })
             }
         }
         Guard::Ability(ability) => {
             if scopes.can(ability) {
                 Ok(())
             } else {
-                Err(Error::Forbidden(format!(
-                    "Missing required permissions: {}",
-                    ability.as_str()
-                )))
+                Err(Error::MissingAbility(ability.as_str()))
             }
         }
     }
@@ -230,7 +238,7 @@ mod tests {
         assert_eq!(err.to_string(), "Missing required permissions: write");
         assert!(matches!(
             check_guard(&Caller::Anonymous, read, "GET", d),
-            Err(Error::TokenRequired)
+            Err(crate::Error::TokenRequired)
         ));
     }
 }

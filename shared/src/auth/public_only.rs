@@ -83,8 +83,8 @@ async fn public(db: &Db, caller: &Caller, t: &Target<'_>, sees: Sees) -> Result<
             let unlimited = unlimited(caller);
             match access::load(db, &unlimited, t.param(owner), t.param(name)).await {
                 Ok(ctx) => Ok(!ctx.repo.private && ctx.owner.visibility == Visibility::Public),
-                Err(Error::NotFound(_)) => Ok(true),
-                Err(e) => Err(e),
+                Err(repos::Error::NotFound { .. }) => Ok(true),
+                Err(e) => Err(e.into()),
             }
         }
         Sees::Team(param) => {
@@ -130,7 +130,7 @@ async fn owner_is_public(db: &Db, caller: &Caller, name: &str, read: bool) -> Re
 
 async fn reaches_private(db: &Db, team: &teams::TeamRecord) -> Result<bool> {
     if team.includes_all_repositories {
-        return repos::has_private(db, &team.org).await;
+        return Ok(repos::has_private(db, &team.org).await?);
     }
     Ok(repos::scope::team_repos(db, team)
         .await?

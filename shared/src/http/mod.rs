@@ -4,6 +4,8 @@
 
 #[cfg(debug_assertions)]
 mod emulator;
+mod errors;
+pub mod extract;
 pub mod idempotency;
 pub mod limits;
 pub mod paging;

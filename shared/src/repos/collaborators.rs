@@ -3,9 +3,8 @@
 //! and removed together: the repository side (read by permission checks)
 //! and the user or team side (what they were given).
 
-use super::{RepoRecord, access::Grant};
+use super::{Error, RepoRecord, Result, access::Grant};
 use crate::{
-    Error, Result,
     accounts::{
         names::fold,
         teams::{AccessMode, TeamRecord},
@@ -46,7 +45,7 @@ pub async fn put_collaborator(
     db.transact(tx)
         .await
         .map_err(|e| match e.failed_condition() {
-            Some(0) => Error::not_found(),
+            Some(0) => Error::Gone,
             _ => e.into(),
         })
 }
@@ -78,7 +77,7 @@ pub async fn put_team(db: &Db, repo: &RepoRecord, team: &TeamRecord) -> Result<(
     db.transact(tx)
         .await
         .map_err(|e| match e.failed_condition() {
-            Some(0) => Error::not_found(),
+            Some(0) => Error::Gone,
             _ => e.into(),
         })
 }

@@ -5,12 +5,12 @@
 
 use std::collections::{HashMap, HashSet};
 
+use super::Result;
 use super::{
     RepoRecord,
     access::{Facts, Permission, compute},
 };
 use crate::{
-    Result,
     accounts::{
         names::{Name, Visibility},
         principal::{Caller, Principal},
