@@ -311,6 +311,44 @@ mod tests {
     }
 
     #[test]
+    fn names_compare_hash_and_key_by_their_folded_form() {
+        use std::collections::HashSet;
+        let a = Name::new("Alice");
+        assert_eq!(a.as_str(), "Alice");
+        assert_eq!(a.key(), "alice");
+        assert_eq!(a.to_string(), "Alice");
+        assert_eq!(a, Name::from("ALICE"));
+        assert!(a.is("aLiCe") && !a.is("alicia"));
+        let set: HashSet<Name> = ["Bob", "bob", "BOB", "Rita"].map(Name::from).into();
+        assert_eq!(set.len(), 2);
+        assert!(same("Acme", "acme") && !same("acme", "acme2"));
+        assert_eq!(fold("MiXeD-Name.1"), "mixed-name.1");
+    }
+
+    #[test]
+    fn reserved_names_are_refused_whatever_their_case() {
+        for name in ["API", "Admin", "user.RSS", "x.Keys"] {
+            assert!(
+                matches!(
+                    OwnerName::parse("username", name),
+                    Err(Error::ReservedName(_))
+                ),
+                "{name:?} should be reserved"
+            );
+        }
+    }
+
+    #[test]
+    fn bounded_counts_characters_not_bytes() {
+        assert_eq!(bounded("f", None, 3).unwrap(), "");
+        assert_eq!(bounded("f", Some("äöü".into()), 3).unwrap(), "äöü");
+        assert!(matches!(
+            bounded("f", Some("abcd".into()), 3),
+            Err(Error::Invalid { field, .. }) if field == "f"
+        ));
+    }
+
+    #[test]
     fn emails_and_visibility() {
         assert!(Email::parse("email", "a@b.io").is_ok());
         for bad in [

@@ -377,3 +377,93 @@ pub async fn leave(db: &Db, caller: &Caller, id: i64, user: &str) -> Result<()> 
     let (team, user) = owned_team_and_user(db, caller, id, user).await?;
     remove_member(db, &team, &user.name).await
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn team_names() {
+        for ok in ["devs", "Team.1", "a-b_c", &"x".repeat(255)] {
+            assert_eq!(parse_name(ok).unwrap(), ok);
+        }
+        for bad in ["", "two words", "ü", &"x".repeat(256)] {
+            assert!(parse_name(bad).is_err(), "{bad:?} should be refused");
+        }
+    }
+
+    #[test]
+    fn permissions_a_client_may_ask_for() {
+        assert_eq!(AccessMode::parse("p", None).unwrap(), AccessMode::Read);
+        assert_eq!(
+            AccessMode::parse("p", Some("admin")).unwrap(),
+            AccessMode::Admin
+        );
+        for bad in ["owner", "none", "Write", ""] {
+            assert!(
+                AccessMode::parse("p", Some(bad)).is_err(),
+                "{bad:?} should be refused"
+            );
+        }
+    }
+
+    #[test]
+    fn units_from_a_list_a_map_or_neither() {
+        use AccessMode::{Admin, Read, Write};
+        let all = parse_units(Write, None, None).unwrap();
+        assert_eq!(all.len(), UNITS.len());
+        assert!(all.values().all(|m| *m == Write));
+        let listed = parse_units(Read, Some(vec!["repo.issues".into()]), None).unwrap();
+        assert_eq!(listed, BTreeMap::from([("repo.issues".to_string(), Read)]));
+        let map = BTreeMap::from([
+            ("repo.pulls".to_string(), "admin".to_string()),
+            ("repo.code".to_string(), "none".to_string()),
+        ]);
+        // The map wins over the list.
+        let mapped = parse_units(Read, Some(vec!["repo.issues".into()]), Some(map)).unwrap();
+        assert_eq!(
+            mapped,
+            BTreeMap::from([
+                ("repo.code".to_string(), AccessMode::None),
+                ("repo.pulls".to_string(), Admin),
+            ])
+        );
+        // Empty ones count as not given.
+        assert_eq!(
+            parse_units(Read, Some(vec![]), Some(BTreeMap::new()))
+                .unwrap()
+                .len(),
+            UNITS.len()
+        );
+        for (units, map) in [
+            (Some(vec!["repo.nope".to_string()]), None),
+            (
+                None,
+                Some(BTreeMap::from([(
+                    "repo.code".to_string(),
+                    "owner".to_string(),
+                )])),
+            ),
+            (
+                None,
+                Some(BTreeMap::from([(
+                    "repo.nope".to_string(),
+                    "read".to_string(),
+                )])),
+            ),
+        ] {
+            assert!(
+                parse_units(Read, units.clone(), map.clone()).is_err(),
+                "{units:?} {map:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_owners_team_has_everything() {
+        let t = owners(7, "Acme");
+        assert!(t.is_owners() && t.includes_all_repositories && t.can_create_org_repo);
+        assert_eq!(t.units.len(), UNITS.len());
+        assert!(t.units.values().all(|m| *m == AccessMode::Owner));
+    }
+}

@@ -196,3 +196,51 @@ pub async fn delete(db: &Db, user: &str, id_or_name: &str) -> Result<()> {
     db.transact(tx).await?;
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strings(items: &[&str]) -> Vec<String> {
+        items.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn token_requests() {
+        let r =
+            TokenRequest::parse(" laptop ", &strings(&["write:issue"]), Some("  ".into())).unwrap();
+        assert_eq!(r.name, "laptop");
+        assert_eq!(r.team, None, "a blank team is the user's own");
+        assert!(r.scopes.has(
+            crate::accounts::scope::Category::Issue,
+            crate::accounts::scope::Level::Read
+        ));
+        let r = TokenRequest::parse("d", &strings(&["root"]), Some(" Acme ".into())).unwrap();
+        assert_eq!(r.team.as_deref(), Some("Acme"));
+    }
+
+    #[test]
+    fn refused_token_requests() {
+        let long = "x".repeat(256);
+        type Row<'a> = (&'a str, Vec<String>, fn(&Error) -> bool);
+        let cases: Vec<Row> = vec![
+            ("", strings(&["all"]), |e| {
+                matches!(e, Error::Invalid { .. })
+            }),
+            ("   ", strings(&["all"]), |e| {
+                matches!(e, Error::Invalid { .. })
+            }),
+            (&long, strings(&["all"]), |e| {
+                matches!(e, Error::Invalid { .. })
+            }),
+            ("t", strings(&[]), |e| matches!(e, Error::NoScope)),
+            ("t", strings(&["write:everything"]), |e| {
+                matches!(e, Error::BadScopes(_))
+            }),
+        ];
+        for (name, scopes, want) in cases {
+            let err = TokenRequest::parse(name, &scopes, None).unwrap_err();
+            assert!(want(&err), "{name:?} {scopes:?}: got {err:?}");
+        }
+    }
+}

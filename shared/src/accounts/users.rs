@@ -243,3 +243,54 @@ pub async fn find_user(db: &Db, name: &str, caller: &Caller) -> Result<UserRecor
         _ => Err(Error::NoSuchUser(name.to_string())),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::accounts::principal::Via;
+
+    #[test]
+    fn passwords_are_optional_but_not_short() {
+        assert_eq!(parse_password(None).unwrap(), None);
+        assert_eq!(parse_password(Some(String::new())).unwrap(), None);
+        assert_eq!(
+            parse_password(Some("12345678".into())).unwrap().as_deref(),
+            Some("12345678")
+        );
+        assert!(matches!(
+            parse_password(Some("1234567".into())),
+            Err(Error::PasswordTooShort(8))
+        ));
+    }
+
+    #[test]
+    fn who_is_signed_in_and_who_is_admin() {
+        let user = |is_admin| {
+            Caller::User(Box::new(Principal {
+                user: UserRecord {
+                    is_admin,
+                    ..UserRecord::ghost()
+                },
+                via: Via::Password,
+            }))
+        };
+        assert!(matches!(
+            signed_in(&Caller::Anonymous),
+            Err(Error::SignInRequired)
+        ));
+        assert!(matches!(
+            site_admin(&Caller::Anonymous),
+            Err(Error::SignInRequired)
+        ));
+        assert!(matches!(site_admin(&user(false)), Err(Error::NotSiteAdmin)));
+        assert!(site_admin(&user(true)).is_ok());
+        assert_eq!(
+            UserRecord {
+                name: "MiXed".into(),
+                ..UserRecord::ghost()
+            }
+            .lower_name(),
+            "mixed"
+        );
+    }
+}

@@ -192,3 +192,103 @@ pub fn new_record(id: i64, owner: &str, new: NewRepo, now: i64) -> RepoRecord {
         updated: now,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn repository_names() {
+        for ok in ["web", "A.b-c_d", "x", &"r".repeat(100)] {
+            assert_eq!(parse_name(ok).unwrap(), ok);
+        }
+        assert_eq!(parse_name("  web ").unwrap(), "web", "trimmed");
+        for bad in ["", "  ", "a b", "ü", &"r".repeat(101)] {
+            assert!(
+                matches!(parse_name(bad), Err(Error::Accounts(_))),
+                "{bad:?} should be invalid"
+            );
+        }
+        for reserved in [".", "..", "-", "x.git", "X.WIKI", "feed.rss", "a.atom"] {
+            assert!(
+                matches!(parse_name(reserved), Err(Error::ReservedName(_))),
+                "{reserved:?} should be reserved"
+            );
+        }
+    }
+
+    #[test]
+    fn a_new_repository_defaults_to_public_on_main() {
+        let new = NewRepo::parse("web", None, None, Some(" ".into())).unwrap();
+        assert_eq!(
+            (
+                new.private,
+                new.default_branch.as_str(),
+                new.description.as_str()
+            ),
+            (false, "main", "")
+        );
+        let rec = new_record(9, "Acme", new, 100);
+        assert_eq!(rec.full_name(), "Acme/web");
+        assert!(rec.has_issues && rec.has_pull_requests && rec.enable_issue_dependencies);
+        assert_eq!((rec.created, rec.updated), (100, 100));
+        assert!(NewRepo::parse("web", Some("d".repeat(2049)), None, None).is_err());
+    }
+
+    #[test]
+    fn edits_change_only_what_they_name() {
+        let base = new_record(
+            1,
+            "o",
+            NewRepo::parse("r", None, Some(true), None).unwrap(),
+            10,
+        );
+        let mut repo = base.clone();
+        RepoEdit::default().apply(&mut repo, 20).unwrap();
+        assert_eq!(
+            (repo.name.as_str(), repo.private, repo.updated),
+            ("r", true, 20)
+        );
+
+        let mut repo = base.clone();
+        RepoEdit {
+            name: Some("r2".into()),
+            archived: Some(true),
+            default_branch: Some("".into()),
+            enable_issue_dependencies: Some(false),
+            has_pull_requests: Some(false),
+            ..RepoEdit::default()
+        }
+        .apply(&mut repo, 30)
+        .unwrap();
+        assert_eq!(repo.name, "r2");
+        assert!(repo.archived && !repo.enable_issue_dependencies && !repo.has_pull_requests);
+        assert_eq!(repo.archived_at, 30);
+        assert_eq!(repo.default_branch, "main", "a blank branch is ignored");
+
+        // Archiving again keeps the first time.
+        RepoEdit {
+            archived: Some(true),
+            ..RepoEdit::default()
+        }
+        .apply(&mut repo, 40)
+        .unwrap();
+        assert_eq!(repo.archived_at, 30);
+
+        let mut repo = base.clone();
+        let err = RepoEdit {
+            name: Some("bad name".into()),
+            ..RepoEdit::default()
+        }
+        .apply(&mut repo, 50);
+        assert!(err.is_err());
+        assert!(
+            RepoEdit {
+                website: Some("w".repeat(1025)),
+                ..RepoEdit::default()
+            }
+            .apply(&mut repo, 50)
+            .is_err()
+        );
+    }
+}
