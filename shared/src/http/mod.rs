@@ -9,6 +9,7 @@ pub mod extract;
 pub mod idempotency;
 pub mod limits;
 pub mod paging;
+pub mod public_only;
 mod request;
 pub mod response;
 mod route;

@@ -7,12 +7,12 @@
 //! to the handler, which answers 404 as for anyone; something they may see
 //! but that is not public is refused with 403.
 
+use super::{Guard, Route, Sees};
 use crate::{
     Error, Result,
     accounts::{names::Visibility, teams, users},
     auth::{Caller, scope::Category},
     db::Db,
-    http::{Guard, Route, Sees},
     repos::{self, access},
 };
 
