@@ -3,7 +3,6 @@
 //! delegate to `shared::accounts`.
 
 mod blocks;
-mod guard;
 mod orgs;
 mod teams;
 mod tokens;

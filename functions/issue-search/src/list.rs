@@ -14,10 +14,7 @@ use shared::{
     },
     labels::{self, Scope},
     milestones,
-    repos::{
-        self,
-        access::{self, Unit},
-    },
+    repos::{self, access::Unit},
     time,
 };
 
@@ -71,7 +68,7 @@ async fn user_filter(cx: &Ctx, name: &str) -> Result<Option<String>> {
 }
 
 pub async fn repo_issues(cx: &Ctx) -> Result<Response> {
-    let ctx = access::from_path(cx).await?;
+    let ctx = shared::http::extract::repo_access(cx).await?;
     let (issues_ok, pulls_ok) = (
         ctx.perm.can_read(Unit::Issues),
         ctx.perm.can_read(Unit::Pulls),

@@ -24,7 +24,7 @@ pub fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
 /// The issue named by `{index}` in a repository the caller may see; 404
 /// when it does not exist or the caller cannot read its kind.
 pub async fn issue_in_path(cx: &Ctx) -> Result<(RepoContext, IssueRecord)> {
-    let ctx = access::from_path(cx).await?;
+    let ctx = shared::http::extract::repo_access(cx).await?;
     let index: i64 = cx.param("index").parse().map_err(|_| {
         Error::NotFound(format!(
             "issue number must be a number, got {:?}",

@@ -7,7 +7,7 @@ use shared::{
     Error, Result,
     http::{Ctx, Response},
     issues::{self, IssueRecord, create::NewIssue, deps, edit, fields, views::Issue},
-    repos::access::{self, RepoContext, Unit},
+    repos::access::{RepoContext, Unit},
     time,
 };
 
@@ -114,7 +114,7 @@ pub async fn writer_fields(
 }
 
 pub async fn create(cx: &Ctx) -> Result<Response> {
-    let ctx = access::from_path(cx).await?;
+    let ctx = shared::http::extract::repo_access(cx).await?;
     let poster = may_create(cx, &ctx, Unit::Issues)?;
     let body = cx.json::<CreateIssueOption>()?;
     let title = fields::title(&body.title)?;

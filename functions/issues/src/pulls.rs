@@ -8,7 +8,7 @@ use shared::{
     accounts::{users, views::User},
     http::{Ctx, Response},
     issues::{self, IssueRecord, create::NewIssue, edit, fields, views::PullRequest},
-    repos::access::{self, RepoContext, Unit},
+    repos::access::{RepoContext, Unit},
     time,
 };
 
@@ -50,7 +50,7 @@ fn branch(field: &str, raw: &str) -> Result<String> {
 }
 
 pub async fn create(cx: &Ctx) -> Result<Response> {
-    let ctx = access::from_path(cx).await?;
+    let ctx = shared::http::extract::repo_access(cx).await?;
     let poster = handlers::may_create(cx, &ctx, Unit::Pulls)?;
     let body = cx.json::<CreatePullRequestOption>()?;
     let (head, base) = (branch("head", &body.head)?, branch("base", &body.base)?);

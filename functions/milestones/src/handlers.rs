@@ -7,7 +7,6 @@ use shared::{
     accounts::names::bounded,
     http::{Ctx, Response, paging},
     milestones::{self, Edit, Milestone, MilestoneRecord, NewMilestone},
-    repos::access,
     time,
 };
 
@@ -61,7 +60,7 @@ fn state_filter(raw: Option<&str>) -> Option<bool> {
 }
 
 pub async fn list(cx: &Ctx) -> Result<Response> {
-    let ctx = access::from_path(cx).await?;
+    let ctx = shared::http::extract::repo_access(cx).await?;
     let closed = state_filter(cx.query.get("state"));
     let needle = cx
         .query
@@ -92,13 +91,13 @@ pub async fn list(cx: &Ctx) -> Result<Response> {
 }
 
 pub async fn get(cx: &Ctx) -> Result<Response> {
-    let ctx = access::from_path(cx).await?;
+    let ctx = shared::http::extract::repo_access(cx).await?;
     let m = milestones::find(&cx.db, ctx.repo.id, cx.param("id")).await?;
     cx.reply(StatusCode::OK, &Milestone::new(&m, &cx.config))
 }
 
 pub async fn create(cx: &Ctx) -> Result<Response> {
-    let ctx = access::writable_issues_or_pulls(cx).await?;
+    let ctx = shared::http::extract::repo_writable(cx).await?;
     let body = cx.json::<CreateMilestoneOption>()?;
     let new = NewMilestone {
         title: milestones::parse_title(body.title.as_deref().unwrap_or(""))?,
@@ -111,7 +110,7 @@ pub async fn create(cx: &Ctx) -> Result<Response> {
 }
 
 pub async fn edit(cx: &Ctx) -> Result<Response> {
-    let ctx = access::writable_issues_or_pulls(cx).await?;
+    let ctx = shared::http::extract::repo_writable(cx).await?;
     let body = cx.json::<EditMilestoneOption>()?;
     let m = milestones::find(&cx.db, ctx.repo.id, cx.param("id")).await?;
     let edit = Edit {
@@ -139,7 +138,7 @@ pub async fn edit(cx: &Ctx) -> Result<Response> {
 }
 
 pub async fn delete(cx: &Ctx) -> Result<Response> {
-    let ctx = access::writable_issues_or_pulls(cx).await?;
+    let ctx = shared::http::extract::repo_writable(cx).await?;
     let m = milestones::find(&cx.db, ctx.repo.id, cx.param("id")).await?;
     // The seed: deleting a milestone removes it from its issues.
     shared::issues::detach_milestone(&cx.db, ctx.repo.id, m.id).await?;

@@ -1,116 +1,47 @@
 //! Collaborators (`/repos/{owner}/{repo}/collaborators/{collaborator}`) and
-//! team grants (`/teams/{id}/repos/{org}/{repo}`).
+//! team grants (`/teams/{id}/repos/{org}/{repo}`); rules in
+//! `shared::repos`.
 
-use serde::Deserialize;
 use shared::{
-    Error, Result,
-    accounts::{
-        blocks,
-        teams::{self, AccessMode},
-        users,
-    },
-    http::{Ctx, Response},
-    repos::{self, access, collaborators},
+    Result,
+    accounts::teams::AccessMode,
+    http::{Ctx, Response, extract},
+    repos::{self, options::AddCollaboratorOption},
 };
 
-#[derive(Deserialize, Default)]
-struct AddCollaboratorOption {
-    #[serde(default)]
-    permission: Option<String>,
-}
-
-async fn admin_repo(cx: &Ctx) -> Result<access::RepoContext> {
-    // The repository first (404), then the token (401), as Gitea orders them.
-    let ctx = access::from_path(cx).await?;
-    cx.signed_in()?;
-    if !ctx.perm.is_admin() {
-        return Err(Error::Forbidden(
-            "user should be an owner or a collaborator with admin write of a repository".into(),
-        ));
-    }
-    Ok(ctx)
-}
-
-/// The collaborator named in the path: an existing user (422 otherwise, as
-/// Gitea answers).
-async fn collaborator(cx: &Ctx) -> Result<users::UserRecord> {
-    let name = cx.param("collaborator");
-    match users::get(&cx.db, name).await? {
-        Some(u) if !u.is_org() => Ok(u),
-        _ => Err(Error::Unprocessable(format!(
-            "user does not exist [name: {name}]"
-        ))),
-    }
-}
-
 pub async fn put(cx: &Ctx) -> Result<Response> {
-    let ctx = admin_repo(cx).await?;
+    let ctx = extract::repo_admin(cx).await?;
     let body: AddCollaboratorOption = if cx.body.iter().all(u8::is_ascii_whitespace) {
         Default::default()
     } else {
         cx.json()?
     };
-    let mode = AccessMode::parse(
-        "permission",
-        Some(body.permission.as_deref().unwrap_or("write")),
-    )?;
-    let user = collaborator(cx).await?;
-    if user.id == ctx.owner.id {
-        return Err(Error::Unprocessable(
-            "the owner of a repository cannot be its collaborator".into(),
-        ));
-    }
-    if blocks::is_blocked(&cx.db, &ctx.owner.name, &user.name).await? {
-        return Err(Error::Forbidden(format!(
-            "{} is blocked by the repository owner",
-            user.name
-        )));
-    }
-    collaborators::put_collaborator(&cx.db, &ctx.repo, &user.name, mode).await?;
+    let mode: AccessMode = body.try_into()?;
+    repos::add_collaborator(&cx.db, &ctx, cx.param("collaborator"), mode).await?;
     cx.no_content()
 }
 
 pub async fn delete(cx: &Ctx) -> Result<Response> {
-    let ctx = admin_repo(cx).await?;
-    let user = collaborator(cx).await?;
-    collaborators::delete_collaborator(&cx.db, &ctx.repo, &user.name).await?;
+    let ctx = extract::repo_admin(cx).await?;
+    repos::remove_collaborator(&cx.db, &ctx, cx.param("collaborator")).await?;
     cx.no_content()
 }
 
-/// The team and organisation repository of `/teams/{id}/repos/{org}/{repo}`,
-/// once the caller owns the organisation.
-async fn team_and_repo(cx: &Ctx) -> Result<(teams::TeamRecord, repos::RepoRecord)> {
-    let me = cx.signed_in()?;
-    let id = cx.id_param("id")?;
-    let team = teams::get(&cx.db, id)
-        .await?
-        .ok_or_else(|| Error::NotFound(format!("team does not exist [id: {id}]")))?;
-    let org = cx.param("org");
-    if !team.org.eq_ignore_ascii_case(org) {
-        return Err(Error::NotFound(format!(
-            "team {id} does not belong to {org}"
-        )));
-    }
-    if !me.is_site_admin() && !teams::is_owner(&cx.db, org, &me.user.name).await? {
-        return Err(Error::Forbidden("Must be an organization owner".into()));
-    }
-    let name = cx.param("repo");
-    let repo = repos::get(&cx.db, org, name).await?.ok_or_else(|| {
-        Error::NotFound(format!(
-            "repository does not exist [owner: {org}, name: {name}]"
-        ))
-    })?;
-    Ok((team, repo))
+/// The `{id}`, `{org}` and `{repo}` of `/teams/{id}/repos/{org}/{repo}`.
+fn team_path(cx: &Ctx) -> Result<(i64, &str, &str)> {
+    Ok((cx.id_param("id")?, cx.param("org"), cx.param("repo")))
 }
 
 pub async fn put_team(cx: &Ctx) -> Result<Response> {
-    let (team, repo) = team_and_repo(cx).await?;
-    collaborators::put_team(&cx.db, &repo, &team).await?;
+    cx.signed_in()?;
+    let (id, org, repo) = team_path(cx)?;
+    repos::grant_team(&cx.db, &cx.caller, id, org, repo).await?;
     cx.no_content()
 }
 
 pub async fn delete_team(cx: &Ctx) -> Result<Response> {
-    let (team, repo) = team_and_repo(cx).await?;
-    collaborators::delete_team(&cx.db, &repo, &team).await?;
+    cx.signed_in()?;
+    let (id, org, repo) = team_path(cx)?;
+    repos::revoke_team(&cx.db, &cx.caller, id, org, repo).await?;
     cx.no_content()
 }

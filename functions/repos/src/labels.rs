@@ -5,10 +5,10 @@ use lambda_http::http::StatusCode;
 use serde::Deserialize;
 use shared::{
     Error, Result,
-    accounts::{names::bounded, orgs},
+    accounts::names::bounded,
     http::{Ctx, Response, paging},
     labels::{self, Label, LabelRecord, NewLabel, Scope},
-    repos::access::{self, RepoContext},
+    repos::access::RepoContext,
 };
 
 #[derive(Deserialize)]
@@ -76,7 +76,7 @@ fn paged(cx: &Ctx, all: &[LabelRecord]) -> Result<Response> {
 }
 
 pub async fn create(cx: &Ctx) -> Result<Response> {
-    let ctx = access::writable_issues_or_pulls(cx).await?;
+    let ctx = shared::http::extract::repo_writable(cx).await?;
     let label = labels::create(
         &cx.db,
         repo_scope(&ctx),
@@ -87,18 +87,18 @@ pub async fn create(cx: &Ctx) -> Result<Response> {
 }
 
 pub async fn list(cx: &Ctx) -> Result<Response> {
-    let ctx = access::from_path(cx).await?;
+    let ctx = shared::http::extract::repo_access(cx).await?;
     paged(cx, &labels::list(&cx.db, &repo_scope(&ctx)).await?)
 }
 
 pub async fn get(cx: &Ctx) -> Result<Response> {
-    let ctx = access::from_path(cx).await?;
+    let ctx = shared::http::extract::repo_access(cx).await?;
     let label = label_in_path(cx, &repo_scope(&ctx)).await?;
     cx.reply(StatusCode::OK, &Label::new(&label, &cx.config))
 }
 
 pub async fn edit(cx: &Ctx) -> Result<Response> {
-    let ctx = access::writable_issues_or_pulls(cx).await?;
+    let ctx = shared::http::extract::repo_writable(cx).await?;
     let mut label = label_in_path(cx, &repo_scope(&ctx)).await?;
     let body = cx.json::<EditLabelOption>()?;
     if let Some(n) = body.name {
@@ -121,15 +121,15 @@ pub async fn edit(cx: &Ctx) -> Result<Response> {
 }
 
 pub async fn delete(cx: &Ctx) -> Result<Response> {
-    let ctx = access::writable_issues_or_pulls(cx).await?;
+    let ctx = shared::http::extract::repo_writable(cx).await?;
     let label = label_in_path(cx, &repo_scope(&ctx)).await?;
     labels::delete(&cx.db, &label).await?;
     cx.no_content()
 }
 
 pub async fn create_for_org(cx: &Ctx) -> Result<Response> {
-    let org = orgs::visible_org(cx, cx.param("org")).await?;
-    orgs::require_owner(cx, &org).await?;
+    let org = shared::http::extract::visible_org(cx, cx.param("org")).await?;
+    shared::http::extract::require_org_owner(cx, &org).await?;
     let scope = Scope::Org {
         name: org.name.clone(),
     };
@@ -138,7 +138,7 @@ pub async fn create_for_org(cx: &Ctx) -> Result<Response> {
 }
 
 pub async fn list_for_org(cx: &Ctx) -> Result<Response> {
-    let org = orgs::visible_org(cx, cx.param("org")).await?;
+    let org = shared::http::extract::visible_org(cx, cx.param("org")).await?;
     paged(
         cx,
         &labels::list(

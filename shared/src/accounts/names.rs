@@ -1,10 +1,17 @@
 //! Typed names: once a value has one of these types it is valid.
+//!
+//! Owner, repository and team names are case-insensitive (as in Gitea):
+//! [`Name`] keeps the spelling a client wrote and compares, hashes and
+//! keys by the folded form. Folding happens here and nowhere else.
 
-use std::fmt;
+use std::{
+    fmt,
+    hash::{Hash, Hasher},
+};
 
 use serde::{Deserialize, Serialize};
 
-use crate::Error;
+use super::Error;
 
 /// Names Gitea reserves for its own routes.
 const RESERVED: &[&str] = &[
@@ -47,6 +54,92 @@ const RESERVED: &[&str] = &[
 ];
 const RESERVED_SUFFIXES: &[&str] = &[".keys", ".gpg", ".rss", ".atom", ".png"];
 
+/// The folded (case-insensitive) form of a name: what keys and
+/// comparisons use.
+pub fn fold(name: &str) -> String {
+    name.to_lowercase()
+}
+
+/// Whether two names are the same name, whatever their case.
+pub fn same(a: &str, b: &str) -> bool {
+    a == b || fold(a) == fold(b)
+}
+
+/// A name that compares by its folded form and keeps its spelling for
+/// display. Built from anything (a path parameter, a stored record); the
+/// parsing types below ([`OwnerName`], [`RepoName`], [`TeamName`]) check
+/// the rules before handing one out.
+#[derive(Clone, Debug)]
+pub struct Name {
+    spelling: String,
+    key: String,
+}
+
+impl Name {
+    pub fn new(spelling: impl Into<String>) -> Self {
+        let spelling = spelling.into();
+        let key = fold(&spelling);
+        Self { spelling, key }
+    }
+
+    /// The name as written.
+    pub fn as_str(&self) -> &str {
+        &self.spelling
+    }
+
+    /// The folded form (keys, comparisons).
+    pub fn key(&self) -> &str {
+        &self.key
+    }
+
+    /// Whether `other` names the same thing, whatever its case.
+    pub fn is(&self, other: &str) -> bool {
+        self.spelling == other || self.key == fold(other)
+    }
+
+    pub fn into_string(self) -> String {
+        self.spelling
+    }
+}
+
+impl PartialEq for Name {
+    fn eq(&self, other: &Self) -> bool {
+        self.key == other.key
+    }
+}
+
+impl Eq for Name {}
+
+impl Hash for Name {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.key.hash(state);
+    }
+}
+
+impl fmt::Display for Name {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.spelling)
+    }
+}
+
+impl From<&str> for Name {
+    fn from(s: &str) -> Self {
+        Self::new(s)
+    }
+}
+
+impl From<String> for Name {
+    fn from(s: String) -> Self {
+        Self::new(s)
+    }
+}
+
+impl AsRef<str> for Name {
+    fn as_ref(&self) -> &str {
+        &self.spelling
+    }
+}
+
 /// A user or organisation name: letters, digits, `-`, `_` and `.`, starting
 /// and ending with a letter or digit, no two specials in a row, at most 40
 /// characters, not reserved.
@@ -57,7 +150,7 @@ impl OwnerName {
     pub fn parse(field: &str, raw: &str) -> Result<Self, Error> {
         let name = raw.trim();
         let special = |c: char| matches!(c, '-' | '_' | '.');
-        let bad = |why: &str| Error::field(field, format!("{why} (got {raw:?})"));
+        let bad = |why: &str| Error::invalid(field, format!("{why} (got {raw:?})"));
         if name.is_empty() {
             return Err(bad("must not be empty"));
         }
@@ -82,13 +175,11 @@ impl OwnerName {
         {
             return Err(bad("must not contain consecutive '-', '_' or '.'"));
         }
-        let lower = name.to_lowercase();
+        let lower = fold(name);
         if RESERVED.contains(&lower.as_str())
             || RESERVED_SUFFIXES.iter().any(|s| lower.ends_with(s))
         {
-            return Err(Error::Unprocessable(format!(
-                "name is reserved [name: {name}]"
-            )));
+            return Err(Error::ReservedName(name.to_string()));
         }
         Ok(Self(name.to_string()))
     }
@@ -124,7 +215,7 @@ impl Email {
         if ok {
             Ok(Self(e.to_string()))
         } else {
-            Err(Error::field(
+            Err(Error::invalid(
                 field,
                 format!("is not a valid e-mail address (got {raw:?})"),
             ))
@@ -154,7 +245,7 @@ impl Visibility {
             None | Some("") | Some("public") => Ok(Visibility::Public),
             Some("limited") => Ok(Visibility::Limited),
             Some("private") => Ok(Visibility::Private),
-            Some(other) => Err(Error::field(
+            Some(other) => Err(Error::invalid(
                 field,
                 format!("must be public, limited or private (got {other:?})"),
             )),
@@ -174,7 +265,7 @@ impl Visibility {
 pub fn bounded(field: &str, value: Option<String>, max: usize) -> Result<String, Error> {
     let v = value.unwrap_or_default();
     if v.chars().count() > max {
-        return Err(Error::field(
+        return Err(Error::invalid(
             field,
             format!("must be at most {max} characters"),
         ));
@@ -217,6 +308,44 @@ mod tests {
             OwnerName::parse("username", " bob ").unwrap().as_str(),
             "bob"
         );
+    }
+
+    #[test]
+    fn names_compare_hash_and_key_by_their_folded_form() {
+        use std::collections::HashSet;
+        let a = Name::new("Alice");
+        assert_eq!(a.as_str(), "Alice");
+        assert_eq!(a.key(), "alice");
+        assert_eq!(a.to_string(), "Alice");
+        assert_eq!(a, Name::from("ALICE"));
+        assert!(a.is("aLiCe") && !a.is("alicia"));
+        let set: HashSet<Name> = ["Bob", "bob", "BOB", "Rita"].map(Name::from).into();
+        assert_eq!(set.len(), 2);
+        assert!(same("Acme", "acme") && !same("acme", "acme2"));
+        assert_eq!(fold("MiXeD-Name.1"), "mixed-name.1");
+    }
+
+    #[test]
+    fn reserved_names_are_refused_whatever_their_case() {
+        for name in ["API", "Admin", "user.RSS", "x.Keys"] {
+            assert!(
+                matches!(
+                    OwnerName::parse("username", name),
+                    Err(Error::ReservedName(_))
+                ),
+                "{name:?} should be reserved"
+            );
+        }
+    }
+
+    #[test]
+    fn bounded_counts_characters_not_bytes() {
+        assert_eq!(bounded("f", None, 3).unwrap(), "");
+        assert_eq!(bounded("f", Some("äöü".into()), 3).unwrap(), "äöü");
+        assert!(matches!(
+            bounded("f", Some("abcd".into()), 3),
+            Err(Error::Invalid { field, .. }) if field == "f"
+        ));
     }
 
     #[test]

@@ -2,11 +2,13 @@
 //! Owners team and the creator as that team's first member.
 
 use super::{
+    Error, Result,
     names::{Email, OwnerName, Visibility},
+    principal::Caller,
     teams,
     users::{self, OwnerKind, UserRecord},
 };
-use crate::{Error, Result, db::Db, time};
+use crate::{db::Db, time};
 
 /// A validated organisation request.
 pub struct NewOrg {
@@ -55,7 +57,7 @@ pub async fn create(db: &Db, creator: &UserRecord, new: NewOrg) -> Result<UserRe
     db.transact(tx)
         .await
         .map_err(|e| match e.failed_condition() {
-            Some(0) => Error::Unprocessable(format!("user already exists [name: {}]", org.name)),
+            Some(0) => Error::NameTaken(org.name.clone()),
             _ => e.into(),
         })?;
     Ok(org)
@@ -66,32 +68,46 @@ pub async fn get(db: &Db, name: &str) -> Result<Option<UserRecord>> {
     Ok(users::get(db, name).await?.filter(UserRecord::is_org))
 }
 
-/// The organisation named `name`, if the caller may see it (else 404).
-pub async fn visible_org(cx: &crate::http::Ctx, name: &str) -> Result<UserRecord> {
-    match get(&cx.db, name).await? {
-        Some(org) if users::visible_to(&cx.db, &org, &cx.caller).await? => Ok(org),
-        _ => Err(Error::NotFound(format!(
-            "organization does not exist [name: {name}]"
-        ))),
+/// The organisation named `name`, if the caller may see it.
+pub async fn visible(db: &Db, caller: &Caller, name: &str) -> Result<UserRecord> {
+    match get(db, name).await? {
+        Some(org) if users::visible_to(db, &org, caller).await? => Ok(org),
+        _ => Err(Error::NoSuchOrg(name.to_string())),
     }
 }
 
 /// The caller must own the organisation (or be a site admin).
-pub async fn require_owner(cx: &crate::http::Ctx, org: &UserRecord) -> Result<()> {
-    let me = cx.signed_in()?;
-    if me.is_site_admin() || teams::is_owner(&cx.db, &org.name, &me.user.name).await? {
+pub async fn require_owner(db: &Db, caller: &Caller, org: &UserRecord) -> Result<()> {
+    let me = users::signed_in(caller)?;
+    if me.is_site_admin() || teams::is_owner(db, &org.name, &me.user.name).await? {
         Ok(())
     } else {
-        Err(Error::Forbidden("Must be an organization owner".into()))
+        Err(Error::NotOrgOwner)
     }
 }
 
 /// The caller must belong to the organisation (or be a site admin).
-pub async fn require_member(cx: &crate::http::Ctx, org: &UserRecord) -> Result<()> {
-    let me = cx.signed_in()?;
-    if me.is_site_admin() || teams::is_member(&cx.db, &org.name, &me.user.name).await? {
+pub async fn require_member(db: &Db, caller: &Caller, org: &UserRecord) -> Result<()> {
+    let me = users::signed_in(caller)?;
+    if me.is_site_admin() || teams::is_member(db, &org.name, &me.user.name).await? {
         Ok(())
     } else {
-        Err(Error::Forbidden("Must be an organization member".into()))
+        Err(Error::NotOrgMember)
     }
+}
+
+/// A visible organisation that the caller owns.
+pub async fn owned(db: &Db, caller: &Caller, name: &str) -> Result<UserRecord> {
+    let org = visible(db, caller, name).await?;
+    require_owner(db, caller, &org).await?;
+    Ok(org)
+}
+
+/// Who may create organisations: signed-in users who are not restricted.
+pub fn may_create(caller: &Caller) -> Result<&UserRecord> {
+    let me = users::signed_in(caller)?;
+    if me.user.restricted {
+        return Err(Error::Restricted);
+    }
+    Ok(&me.user)
 }

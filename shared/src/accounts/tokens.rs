@@ -5,9 +5,15 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{
+use super::{
     Error, Result,
-    auth::{scope::Scopes, token},
+    names::{fold, same},
+    principal::{Caller, Via},
+    scope::Scopes,
+    secret as token, teams,
+    users::{self, UserRecord},
+};
+use crate::{
     db::{self, Db, keys},
     time,
 };
@@ -43,6 +49,69 @@ pub struct NewToken {
     pub team: String,
 }
 
+/// A token request whose team is still to be checked against the user's
+/// memberships (`None`: the user's own namespace).
+#[derive(Debug)]
+pub struct TokenRequest {
+    pub name: String,
+    pub scopes: Scopes,
+    pub team: Option<String>,
+}
+
+impl TokenRequest {
+    /// The name is 1 to 255 characters (trimmed); at least one known scope.
+    pub fn parse(name: &str, scopes: &[String], team: Option<String>) -> Result<Self> {
+        let name = name.trim().to_string();
+        if name.is_empty() || name.chars().count() > 255 {
+            return Err(Error::invalid("name", "must be 1 to 255 characters"));
+        }
+        let scopes = Scopes::parse(scopes).map_err(|e| Error::BadScopes(e.to_string()))?;
+        if scopes.is_empty() {
+            return Err(Error::NoScope);
+        }
+        let team = team.map(|t| t.trim().to_string()).filter(|t| !t.is_empty());
+        Ok(Self { name, scopes, team })
+    }
+}
+
+/// The user whose tokens `name` names, once the caller may manage them:
+/// signed in with a password (a token cannot mint tokens, not even a site
+/// admin's, whose scopes would otherwise be escaped), as that user or as a
+/// site admin.
+pub async fn manageable(db: &Db, caller: &Caller, name: &str) -> Result<UserRecord> {
+    let me = users::signed_in(caller)?;
+    let user = users::find_user(db, name, caller).await?;
+    if let Via::Token { .. } = me.via {
+        return Err(Error::PasswordRequired);
+    }
+    if me.is_site_admin() || me.user.id == user.id {
+        return Ok(user);
+    }
+    Err(Error::NotTokenOwner)
+}
+
+/// Creates the token a request asks for: its team must be the user or an
+/// organisation the user belongs to.
+pub async fn issue(db: &Db, user: &UserRecord, req: TokenRequest) -> Result<(TokenRecord, String)> {
+    let team = match req.team {
+        None => user.name.clone(),
+        Some(t) if same(&t, &user.name) => t,
+        Some(t) if teams::is_member(db, &t, &user.name).await? => t,
+        Some(t) => {
+            return Err(Error::invalid(
+                "team",
+                format!("{t:?} is neither this user nor an organization the user belongs to"),
+            ));
+        }
+    };
+    let new = NewToken {
+        name: req.name,
+        scopes: req.scopes,
+        team,
+    };
+    create(db, &user.name, new).await
+}
+
 /// Creates a token for `user`; returns the record and the secret, which
 /// exists only in this response.
 pub async fn create(db: &Db, user: &str, new: NewToken) -> Result<(TokenRecord, String)> {
@@ -59,7 +128,7 @@ pub async fn create_with_secret(
     new: NewToken,
     secret: &str,
 ) -> Result<TokenRecord> {
-    let user = user.to_lowercase();
+    let user = fold(user);
     let rec = TokenRecord {
         id: db.next_id("token").await?,
         name: new.name,
@@ -67,7 +136,7 @@ pub async fn create_with_secret(
         hash: token::hash(secret),
         last_eight: token::last_eight(secret),
         scopes: new.scopes.to_strings(),
-        team: new.team.to_lowercase(),
+        team: fold(&new.team),
         created: time::now(),
     };
     let grant = Grant {
@@ -89,7 +158,7 @@ pub async fn create_with_secret(
     db.transact(tx)
         .await
         .map_err(|e| match e.failed_condition() {
-            Some(2) => Error::BadRequest("access token name has been used already".into()),
+            Some(2) => Error::TokenNameTaken,
             _ => e.into(),
         })?;
     Ok(rec)
@@ -119,11 +188,59 @@ pub async fn delete(db: &Db, user: &str, id_or_name: &str) -> Result<()> {
             .or_else(|| tokens.iter().find(|t| t.name == id_or_name)),
         Err(_) => tokens.iter().find(|t| t.name == id_or_name),
     }
-    .ok_or_else(|| Error::NotFound(format!("access token does not exist [id: {id_or_name}]")))?;
+    .ok_or_else(|| Error::NoSuchToken(id_or_name.to_string()))?;
     let mut tx = db.tx();
     tx.delete(keys::token_hash(&found.hash))?
         .delete(keys::user_token(user, found.id))?
         .delete(keys::user_token_name(user, &found.name))?;
     db.transact(tx).await?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn strings(items: &[&str]) -> Vec<String> {
+        items.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn token_requests() {
+        let r =
+            TokenRequest::parse(" laptop ", &strings(&["write:issue"]), Some("  ".into())).unwrap();
+        assert_eq!(r.name, "laptop");
+        assert_eq!(r.team, None, "a blank team is the user's own");
+        assert!(r.scopes.has(
+            crate::accounts::scope::Category::Issue,
+            crate::accounts::scope::Level::Read
+        ));
+        let r = TokenRequest::parse("d", &strings(&["root"]), Some(" Acme ".into())).unwrap();
+        assert_eq!(r.team.as_deref(), Some("Acme"));
+    }
+
+    #[test]
+    fn refused_token_requests() {
+        let long = "x".repeat(256);
+        type Row<'a> = (&'a str, Vec<String>, fn(&Error) -> bool);
+        let cases: Vec<Row> = vec![
+            ("", strings(&["all"]), |e| {
+                matches!(e, Error::Invalid { .. })
+            }),
+            ("   ", strings(&["all"]), |e| {
+                matches!(e, Error::Invalid { .. })
+            }),
+            (&long, strings(&["all"]), |e| {
+                matches!(e, Error::Invalid { .. })
+            }),
+            ("t", strings(&[]), |e| matches!(e, Error::NoScope)),
+            ("t", strings(&["write:everything"]), |e| {
+                matches!(e, Error::BadScopes(_))
+            }),
+        ];
+        for (name, scopes, want) in cases {
+            let err = TokenRequest::parse(name, &scopes, None).unwrap_err();
+            assert!(want(&err), "{name:?} {scopes:?}: got {err:?}");
+        }
+    }
 }

@@ -2,12 +2,13 @@
 
 use serde::Serialize;
 
+use super::principal::Caller;
 use super::{
     teams::{AccessMode, TeamRecord},
     tokens::TokenRecord,
     users::UserRecord,
 };
-use crate::{Config, auth::Caller, time};
+use crate::{Config, time};
 
 /// Gitea's `User`. Private details (`is_admin`, `last_login`, ...) are
 /// filled only for the user themself and site admins; the e-mail address

@@ -1,114 +1,73 @@
-//! Who is calling, and what their credential allows. Credentials are read
-//! by [`credentials`], tokens are checked by hash against the table, and
-//! every route's guard (a Gitea scope category or a Coolify ability) is
-//! checked before its handler runs.
+//! Who is calling, and what their credential allows: a credential (read
+//! off the request by `crate::http::extract`) is checked by hash against
+//! the table, and what a route requires (a Gitea scope or a Coolify
+//! ability) against the credential's scopes.
 
-pub mod credentials;
-pub mod password;
-pub mod public_only;
-pub mod scope;
-pub mod token;
+mod error;
 
-use lambda_http::http::HeaderMap;
+pub use error::Error;
 
-use crate::{
-    Error, Result,
-    accounts::{
-        teams, tokens,
-        users::{self, UserRecord},
-    },
-    db::Db,
-    error::Dialect,
-    http::{Guard, Query},
+// The credential model lives with the accounts it belongs to (so accounts
+// never import auth); these keep the paths callers know.
+pub use crate::accounts::{
+    password,
+    principal::{Caller, Principal, Via},
+    scope, secret as token,
 };
-use credentials::Credential;
-use scope::{Ability, Level, Scopes};
+use crate::{
+    accounts::{names::same, teams, tokens, users},
+    db::Db,
+};
+use scope::{Ability, Category, Level, Scopes};
 use teams::AccessMode;
 
-/// How the caller proved who they are.
-#[derive(Clone, Debug)]
-pub enum Via {
-    /// A personal access token; its scopes limit what it may do.
-    Token {
-        id: i64,
-        scopes: Scopes,
-        team: String,
-    },
-    /// User name and password (Basic): not limited by scopes, as in Gitea.
-    Password,
+type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Which API a credential is used on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Api {
+    /// Gitea's: anonymous callers, passwords and query tokens welcome.
+    Tracker,
+    /// Coolify's: a token (or a password field carrying one) is required,
+    /// and an organisation token needs its user still in the team.
+    Deploy,
 }
 
-/// A signed-in caller.
-#[derive(Clone, Debug)]
-pub struct Principal {
-    pub user: UserRecord,
-    pub via: Via,
+/// A credential as the request carried it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Credential {
+    /// A bare token secret.
+    Token(String),
+    /// Basic with a real password field: the password is tried as a token
+    /// first, then as the user's password.
+    TokenOrPassword { user: String, password: String },
 }
 
-impl Principal {
-    pub fn is_site_admin(&self) -> bool {
-        self.user.is_admin
-    }
-
-    /// Scopes of the token, or `None` for a password login (unrestricted).
-    pub fn scopes(&self) -> Option<&Scopes> {
-        match &self.via {
-            Via::Token { scopes, .. } => Some(scopes),
-            Via::Password => None,
-        }
-    }
-}
-
-#[derive(Clone, Debug, Default)]
-pub enum Caller {
-    #[default]
-    Anonymous,
-    User(Box<Principal>),
-}
-
-impl Caller {
-    pub fn principal(&self) -> Option<&Principal> {
-        match self {
-            Caller::User(p) => Some(p),
-            Caller::Anonymous => None,
-        }
-    }
-}
-
-/// Identifies the caller. No credentials → anonymous (the deploy API then
-/// answers 401); credentials that do not check out → 401 on every route,
+/// Identifies the caller. No credentials: anonymous (the deploy API then
+/// refuses); credentials that do not check out: refused on every route,
 /// public ones included, as Gitea does.
-pub async fn authenticate(
-    db: &Db,
-    headers: &HeaderMap,
-    query: &Query,
-    dialect: Dialect,
-) -> Result<Caller> {
-    let allow_query = dialect == Dialect::Tracker;
-    let Some(credential) = credentials::extract(headers, query, allow_query)? else {
-        return match dialect {
-            Dialect::Tracker => Ok(Caller::Anonymous),
-            Dialect::Deploy => Err(Error::TokenRequired),
+pub async fn identify(db: &Db, credential: Option<Credential>, api: Api) -> Result<Caller> {
+    let Some(credential) = credential else {
+        return match api {
+            Api::Tracker => Ok(Caller::Anonymous),
+            Api::Deploy => Err(Error::TokenRequired),
         };
     };
     let principal = match credential {
         Credential::Token(secret) => by_token(db, &secret).await?,
         Credential::TokenOrPassword { user, password } => match by_token(db, &password).await {
             Ok(p) => p,
-            Err(Error::BadCredentials) if dialect == Dialect::Tracker => {
+            Err(Error::BadCredentials) if api == Api::Tracker => {
                 by_password(db, &user, &password).await?
             }
             Err(e) => return Err(e),
         },
     };
-    if dialect == Dialect::Deploy {
+    if api == Api::Deploy {
         still_in_team(db, &principal).await?;
     }
     if principal.user.prohibit_login {
-        return Err(Error::Forbidden(
-            "This account is prohibited from signing in, please contact your site administrator."
-                .into(),
-        ));
+        return Err(Error::LoginProhibited);
     }
     Ok(Caller::User(Box::new(principal)))
 }
@@ -121,7 +80,7 @@ async fn still_in_team(db: &Db, principal: &Principal) -> Result<()> {
     let Via::Token { team, scopes, .. } = &principal.via else {
         return Ok(());
     };
-    if team.is_empty() || team.eq_ignore_ascii_case(&principal.user.name) {
+    if team.is_empty() || same(team, &principal.user.name) {
         return Ok(());
     }
     let memberships = teams::memberships(db, team, &principal.user.name).await?;
@@ -140,7 +99,7 @@ async fn still_in_team(db: &Db, principal: &Principal) -> Result<()> {
         .iter()
         .any(|m| m.permission >= AccessMode::Admin);
     if elevated && !admin {
-        return Err(Error::Forbidden("Missing required team role.".into()));
+        return Err(Error::MissingTeamRole);
     }
     Ok(())
 }
@@ -152,8 +111,7 @@ async fn by_token(db: &Db, secret: &str) -> Result<Principal> {
     let user = users::get(db, &grant.user)
         .await?
         .ok_or(Error::BadCredentials)?;
-    let scopes = Scopes::parse(&grant.scopes)
-        .map_err(|e| Error::Forbidden(format!("checking scope failed: {e}")))?;
+    let scopes = Scopes::parse(&grant.scopes).map_err(|e| Error::StoredScopes(e.to_string()))?;
     Ok(Principal {
         user,
         via: Via::Token {
@@ -180,50 +138,42 @@ async fn by_password(db: &Db, name: &str, password_text: &str) -> Result<Princip
     })
 }
 
-/// Checks a route's guard against the caller's credential.
-pub fn check_guard(caller: &Caller, guard: Guard, method: &str, dialect: Dialect) -> Result<()> {
+/// What a route requires of a token.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Need {
+    /// A Gitea scope category at a level (reads need `read:`, the rest
+    /// `write:`).
+    Scope(Category, Level),
+    /// A Coolify ability.
+    Ability(Ability),
+}
+
+/// Checks what a route needs against the caller's token. Anonymous callers
+/// are judged by the handler (the deploy API has none by now); passwords
+/// are not limited by scopes.
+pub fn require(caller: &Caller, need: Need, api: Api) -> Result<()> {
     let Some(scopes) = caller.principal().and_then(Principal::scopes) else {
-        // Anonymous callers are judged by the handler; passwords are unscoped.
-        return match (dialect, caller) {
-            (Dialect::Deploy, Caller::Anonymous) => Err(Error::TokenRequired),
+        return match (api, caller) {
+            (Api::Deploy, Caller::Anonymous) => Err(Error::TokenRequired),
             _ => Ok(()),
         };
     };
-    match guard {
-        Guard::Scope(category) => {
-            let level = if matches!(method, "GET" | "HEAD") {
-                Level::Read
-            } else {
-                Level::Write
-            };
-            if scopes.has(category, level) {
-                Ok(())
-            } else {
-                Err(Error::Forbidden(format!(
-                    "token does not have at least one of required scope(s), required=[{}:{}], token scope={}",
-                    level.as_str(),
-                    category.as_str(),
-                    scopes.to_strings().join(",")
-                )))
-            }
+    match need {
+        Need::Scope(category, level) if !scopes.has(category, level) => Err(Error::MissingScope {
+            required: format!("{}:{}", level.as_str(), category.as_str()),
+            held: scopes.to_strings().join(","),
+        }),
+        Need::Ability(ability) if !scopes.can(ability) => {
+            Err(Error::MissingAbility(ability.as_str()))
         }
-        Guard::Ability(ability) => {
-            if scopes.can(ability) {
-                Ok(())
-            } else {
-                Err(Error::Forbidden(format!(
-                    "Missing required permissions: {}",
-                    ability.as_str()
-                )))
-            }
-        }
+        _ => Ok(()),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::auth::scope::{Ability, Category};
+    use crate::accounts::users::UserRecord;
 
     fn caller(via: Via) -> Caller {
         let user = UserRecord {
@@ -243,39 +193,76 @@ mod tests {
     }
 
     #[test]
-    fn gitea_scopes_by_method() {
-        let g = Guard::Scope(Category::Issue);
-        let t = Dialect::Tracker;
-        assert!(check_guard(&token(&["read:issue"]), g, "GET", t).is_ok());
-        assert!(check_guard(&token(&["read:issue"]), g, "POST", t).is_err());
-        assert!(check_guard(&token(&["write:issue"]), g, "DELETE", t).is_ok());
-        assert!(check_guard(&token(&["all"]), g, "PATCH", t).is_ok());
-        let err = check_guard(&token(&["read:user"]), g, "GET", t).unwrap_err();
-        assert_eq!(
-            err.to_string(),
-            "token does not have at least one of required scope(s), required=[read:issue], token scope=read:user"
-        );
-        // Passwords and anonymous callers are not scope-checked here.
-        assert!(check_guard(&caller(Via::Password), g, "POST", t).is_ok());
-        assert!(check_guard(&Caller::Anonymous, g, "GET", t).is_ok());
-    }
-
-    #[test]
-    fn coolify_abilities_match_exactly_except_root() {
-        let d = Dialect::Deploy;
-        let read = Guard::Ability(Ability::Read);
-        let write = Guard::Ability(Ability::Write);
-        assert!(check_guard(&token(&["read"]), read, "GET", d).is_ok());
-        assert!(
-            check_guard(&token(&["write"]), read, "GET", d).is_err(),
-            "write does not imply read"
-        );
-        assert!(check_guard(&token(&["root"]), write, "POST", d).is_ok());
-        let err = check_guard(&token(&["read", "deploy"]), write, "POST", d).unwrap_err();
-        assert_eq!(err.to_string(), "Missing required permissions: write");
+    fn scopes_abilities_and_who_is_not_checked() {
+        use Level::{Read, Write};
+        let t = Api::Tracker;
+        let issue = |l| Need::Scope(Category::Issue, l);
+        let rows: &[(&str, Caller, Need, Api, bool)] = &[
+            (
+                "read:issue reads",
+                token(&["read:issue"]),
+                issue(Read),
+                t,
+                true,
+            ),
+            (
+                "read:issue writes",
+                token(&["read:issue"]),
+                issue(Write),
+                t,
+                false,
+            ),
+            (
+                "write implies read",
+                token(&["write:issue"]),
+                issue(Read),
+                t,
+                true,
+            ),
+            ("all writes", token(&["all"]), issue(Write), t, true),
+            ("password", caller(Via::Password), issue(Write), t, true),
+            (
+                "anonymous tracker",
+                Caller::Anonymous,
+                issue(Write),
+                t,
+                true,
+            ),
+            (
+                "ability",
+                token(&["read"]),
+                Need::Ability(Ability::Read),
+                Api::Deploy,
+                true,
+            ),
+            (
+                "no implied ability",
+                token(&["write"]),
+                Need::Ability(Ability::Read),
+                Api::Deploy,
+                false,
+            ),
+            (
+                "root",
+                token(&["root"]),
+                Need::Ability(Ability::Deploy),
+                Api::Deploy,
+                true,
+            ),
+            (
+                "anonymous deploy",
+                Caller::Anonymous,
+                Need::Ability(Ability::Read),
+                Api::Deploy,
+                false,
+            ),
+        ];
+        for (label, who, need, api, ok) in rows {
+            assert_eq!(require(who, *need, *api).is_ok(), *ok, "{label}");
+        }
         assert!(matches!(
-            check_guard(&Caller::Anonymous, read, "GET", d),
-            Err(Error::TokenRequired)
+            require(&token(&["read:user"]), issue(Read), t),
+            Err(Error::MissingScope { required, held }) if required == "read:issue" && held == "read:user"
         ));
     }
 }

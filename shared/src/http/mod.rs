@@ -4,9 +4,12 @@
 
 #[cfg(debug_assertions)]
 mod emulator;
+mod errors;
+pub mod extract;
 pub mod idempotency;
 pub mod limits;
 pub mod paging;
+pub mod public_only;
 mod request;
 pub mod response;
 mod route;

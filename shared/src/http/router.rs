@@ -8,10 +8,10 @@ use std::{future::Future, pin::Pin, sync::Arc, time::Instant};
 
 use lambda_http::{Body, Request, RequestExt, http::HeaderValue};
 
-use super::{Ctx, Query, Response, Route, idempotency, limits};
+use super::{Ctx, Query, Response, Route, extract, idempotency, limits, public_only};
 use crate::{
     Config, Error, Result,
-    auth::{self, Caller, public_only},
+    auth::{self, Caller},
     db::{self, Db},
     error::Dialect,
 };
@@ -211,7 +211,7 @@ async fn prepare<S: Service>(
     if body.len() > limit {
         return Err(Error::PayloadTooLarge(limit));
     }
-    let caller = auth::authenticate(&db, &parts.headers, &query, S::DIALECT).await?;
+    let caller = extract::caller(&db, &parts.headers, &query, S::DIALECT).await?;
     let mut cx = Ctx {
         config: config.clone(),
         db,
@@ -226,7 +226,7 @@ async fn prepare<S: Service>(
         caller: Caller::Anonymous,
         limits: route.limits,
     };
-    auth::check_guard(&caller, route.guard, cx.method.as_str(), S::DIALECT)?;
+    extract::check_guard(&caller, route.guard, cx.method.as_str(), S::DIALECT)?;
     cx.caller = caller;
     Ok((index, cx))
 }

@@ -3,10 +3,12 @@
 //! and removed together: the repository side (read by permission checks)
 //! and the user or team side (what they were given).
 
-use super::{RepoRecord, access::Grant};
+use super::{Error, RepoRecord, Result, access::Grant};
 use crate::{
-    Error, Result,
-    accounts::teams::{AccessMode, TeamRecord},
+    accounts::{
+        names::fold,
+        teams::{AccessMode, TeamRecord},
+    },
     db::{self, Db, keys},
 };
 
@@ -17,7 +19,7 @@ pub async fn put_collaborator(
     user: &str,
     mode: AccessMode,
 ) -> Result<()> {
-    let user = user.to_lowercase();
+    let user = fold(user);
     let grant = Grant {
         user: Some(user.clone()),
         team_id: None,
@@ -43,7 +45,7 @@ pub async fn put_collaborator(
     db.transact(tx)
         .await
         .map_err(|e| match e.failed_condition() {
-            Some(0) => Error::not_found(),
+            Some(0) => Error::Gone,
             _ => e.into(),
         })
 }
@@ -75,7 +77,7 @@ pub async fn put_team(db: &Db, repo: &RepoRecord, team: &TeamRecord) -> Result<(
     db.transact(tx)
         .await
         .map_err(|e| match e.failed_condition() {
-            Some(0) => Error::not_found(),
+            Some(0) => Error::Gone,
             _ => e.into(),
         })
 }

@@ -5,18 +5,18 @@
 
 use std::collections::{HashMap, HashSet};
 
+use super::Result;
 use super::{
     RepoRecord,
     access::{Facts, Permission, compute},
 };
 use crate::{
-    Result,
     accounts::{
-        names::Visibility,
+        names::{Name, Visibility},
+        principal::{Caller, Principal},
         teams::{AccessMode, Membership, TeamRecord},
         users::{OwnerKind, UserRecord},
     },
-    auth::{Caller, Principal},
     db::{self, Db, keys},
 };
 
@@ -98,7 +98,7 @@ pub async fn visible(
 ) -> Result<Vec<(RepoRecord, Permission)>> {
     let me = caller.principal();
     let admin = me.is_some_and(Principal::is_site_admin);
-    let public_only = crate::auth::public_only::limited(caller);
+    let public_only = caller.public_only();
     let grants = match me.filter(|_| !admin) {
         Some(p) => grants(db, p).await?,
         None => Grants::default(),
@@ -125,22 +125,22 @@ pub async fn visible(
     let mut seen = HashSet::new();
     let repos: Vec<RepoRecord> = repos.into_iter().filter(|r| seen.insert(r.id)).collect();
 
-    let owner_names: HashSet<String> = repos.iter().map(|r| r.owner.to_lowercase()).collect();
-    let mut owners: HashMap<String, UserRecord> = HashMap::new();
-    let keys: Vec<_> = owner_names.iter().map(|o| keys::owner(o)).collect();
+    let owner_names: HashSet<Name> = repos.iter().map(|r| Name::new(&*r.owner)).collect();
+    let mut owners: HashMap<Name, UserRecord> = HashMap::new();
+    let keys: Vec<_> = owner_names.iter().map(|o| keys::owner(o.key())).collect();
     for chunk in keys.chunks(100) {
         for item in db.batch_get(chunk.to_vec()).await? {
             let u: UserRecord = db::from_item(item)?;
-            owners.insert(u.name.to_lowercase(), u);
+            owners.insert(Name::new(&*u.name), u);
         }
     }
 
     let mut out = Vec::new();
     for repo in repos {
-        let Some(owner) = owners.get(&repo.owner.to_lowercase()) else {
+        let Some(owner) = owners.get(&Name::new(&*repo.owner)) else {
             continue;
         };
-        let org = owner.name.to_lowercase();
+        let org = owner.lower_name();
         let memberships: Vec<Membership> = grants
             .memberships
             .iter()

@@ -7,8 +7,7 @@ use serde::Serialize;
 use super::{RepoRecord, RepoStats, access::Permission};
 use crate::{
     Config,
-    accounts::{teams::AccessMode, users::UserRecord, views::User},
-    auth::Caller,
+    accounts::{principal::Caller, teams::AccessMode, users::UserRecord, views::User},
     time,
 };
 

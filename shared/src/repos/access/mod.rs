@@ -10,15 +10,14 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::RepoRecord;
+use super::{Error, RepoRecord, Result};
 use crate::{
-    Error, Result,
     accounts::{
-        names::Visibility,
+        names::{Visibility, fold},
+        principal::{Caller, Principal},
         teams::{self, AccessMode, Membership},
         users::{self, OwnerKind, UserRecord},
     },
-    auth::{Caller, Principal},
     db::{self, Db, keys},
 };
 
@@ -54,6 +53,17 @@ pub struct Permission {
 }
 
 impl Permission {
+    /// Everything, on every unit (owners, site admins, a new repository's
+    /// creator).
+    pub fn full() -> Self {
+        Self {
+            mode: AccessMode::Owner,
+            issues: AccessMode::Owner,
+            pulls: AccessMode::Owner,
+            blocked: false,
+        }
+    }
+
     pub fn unit(&self, unit: Unit) -> AccessMode {
         match unit {
             Unit::Issues => self.issues,
@@ -225,10 +235,9 @@ pub async fn load(db: &Db, caller: &Caller, owner: &str, name: &str) -> Result<R
         memberships,
         blocked
     );
-    let not_found = || {
-        Error::NotFound(format!(
-            "repository does not exist [owner: {owner}, name: {name}]"
-        ))
+    let not_found = || Error::NotFound {
+        owner: owner.to_string(),
+        name: name.to_string(),
     };
     let (Some(owner_rec), Some(repo)) = (owner_rec?, repo?) else {
         return Err(not_found());
@@ -247,7 +256,7 @@ pub async fn load(db: &Db, caller: &Caller, owner: &str, name: &str) -> Result<R
         repo_teams: Vec::new(),
         collaborator: None,
         blocked: blocked?,
-        public_only: crate::auth::public_only::limited(caller),
+        public_only: caller.public_only(),
         owner_public: owner_rec.visibility == Visibility::Public,
     };
     // Grants can only raise access; skip reading them when nothing can.
@@ -262,7 +271,7 @@ pub async fn load(db: &Db, caller: &Caller, owner: &str, name: &str) -> Result<R
             .into_iter()
             .map(db::from_item)
             .collect::<Result<_, _>>()?;
-        let me_lower = p.user.name.to_lowercase();
+        let me_lower = fold(&p.user.name);
         facts.collaborator = grants
             .iter()
             .find(|g| g.user.as_deref() == Some(me_lower.as_str()))
@@ -291,26 +300,37 @@ fn owner_visible(owner: &UserRecord, me: Option<&Principal>, member: bool) -> bo
     }
 }
 
-/// The repository named by the `{owner}` and `{repo}` path parameters, as
-/// the caller may see it (`public-only` tokens were refused private ones
-/// before the handler ran).
-pub async fn from_path(cx: &crate::http::Ctx) -> Result<RepoContext> {
-    load(&cx.db, &cx.caller, cx.param("owner"), cx.param("repo")).await
-}
-
-/// The repository in the path, for routes that write labels or
-/// milestones: Gitea's `reqRepoWriter(Issues, PullRequests)`. The
-/// repository is resolved first (404), then the token (401), as Gitea
-/// orders them; a caller who may not write either unit gets 403.
-pub async fn writable_issues_or_pulls(cx: &crate::http::Ctx) -> Result<RepoContext> {
-    let ctx = from_path(cx).await?;
-    cx.signed_in()?;
-    if !ctx.perm.can_write_issues_or_pulls() {
-        return Err(Error::Forbidden(
-            "user should have a permission to write to a repo".into(),
-        ));
+impl RepoContext {
+    /// Gitea's `reqRepoWriter(Issues, PullRequests)`, for routes that
+    /// write labels or milestones. The repository was resolved first
+    /// (404); then the caller must be signed in (401), as Gitea orders
+    /// them; one who may write neither unit gets 403.
+    pub fn writer(self, caller: &Caller) -> Result<Self> {
+        users::signed_in(caller)?;
+        if !self.perm.can_write_issues_or_pulls() {
+            return Err(Error::NotWriter);
+        }
+        Ok(self)
     }
-    Ok(ctx)
+
+    /// Repository admins only (settings, collaborators), after the same
+    /// 404-then-401 order.
+    pub fn admin(self, caller: &Caller) -> Result<Self> {
+        users::signed_in(caller)?;
+        if !self.perm.is_admin() {
+            return Err(Error::NotAdmin);
+        }
+        Ok(self)
+    }
+
+    /// The owner's access only (deleting the repository).
+    pub fn owner(self, caller: &Caller) -> Result<Self> {
+        users::signed_in(caller)?;
+        if self.perm.mode < AccessMode::Owner {
+            return Err(Error::NotOwner);
+        }
+        Ok(self)
+    }
 }
 
 #[cfg(test)]

@@ -7,12 +7,12 @@
 //! to the handler, which answers 404 as for anyone; something they may see
 //! but that is not public is refused with 403.
 
+use super::{Guard, Route, Sees};
 use crate::{
     Error, Result,
     accounts::{names::Visibility, teams, users},
-    auth::{Caller, Principal, scope::Category},
+    auth::{Caller, scope::Category},
     db::Db,
-    http::{Guard, Route, Sees},
     repos::{self, access},
 };
 
@@ -40,10 +40,7 @@ impl Target<'_> {
 
 /// Whether the caller's token is limited to public things.
 pub fn limited(caller: &Caller) -> bool {
-    caller
-        .principal()
-        .and_then(Principal::scopes)
-        .is_some_and(|s| s.public_only())
+    caller.public_only()
 }
 
 /// Refuses a `public-only` token whose request would read, change or
@@ -86,8 +83,8 @@ async fn public(db: &Db, caller: &Caller, t: &Target<'_>, sees: Sees) -> Result<
             let unlimited = unlimited(caller);
             match access::load(db, &unlimited, t.param(owner), t.param(name)).await {
                 Ok(ctx) => Ok(!ctx.repo.private && ctx.owner.visibility == Visibility::Public),
-                Err(Error::NotFound(_)) => Ok(true),
-                Err(e) => Err(e),
+                Err(repos::Error::NotFound { .. }) => Ok(true),
+                Err(e) => Err(e.into()),
             }
         }
         Sees::Team(param) => {
@@ -133,7 +130,7 @@ async fn owner_is_public(db: &Db, caller: &Caller, name: &str, read: bool) -> Re
 
 async fn reaches_private(db: &Db, team: &teams::TeamRecord) -> Result<bool> {
     if team.includes_all_repositories {
-        return repos::has_private(db, &team.org).await;
+        return Ok(repos::has_private(db, &team.org).await?);
     }
     Ok(repos::scope::team_repos(db, team)
         .await?

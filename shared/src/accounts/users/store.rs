@@ -1,0 +1,85 @@
+//! Where users and organisations live: `OWNER#<folded name>`, with an
+//! e-mail guard item per address, both written only if free.
+
+use super::model::{NewUser, OwnerKind, UserRecord};
+use crate::{
+    accounts::{
+        Error, Result,
+        names::{fold, same},
+        password,
+        principal::Caller,
+    },
+    db::{self, Db, DbError, Tx, keys},
+    time,
+};
+
+/// Adds the record under its key, written only if the name is free.
+pub(in crate::accounts) fn put_new_owner(tx: &mut Tx, rec: &UserRecord) -> Result<()> {
+    let mut item = db::to_item(rec)?;
+    item.extend(keys::owner(&rec.name));
+    tx.put_if_absent(item)?;
+    Ok(())
+}
+
+/// Adds the e-mail guard item (unique addresses across users).
+fn put_email_guard(tx: &mut Tx, email: &str, owner: &str) -> Result<()> {
+    let mut item = keys::email(email);
+    item.insert("owner".into(), db::s(fold(owner)));
+    tx.put_if_absent(item)?;
+    Ok(())
+}
+
+/// Maps a failed uniqueness guard to what was taken.
+pub(in crate::accounts) fn taken(e: DbError, name: &str, email: &str) -> Error {
+    match e.failed_condition() {
+        Some(0) => Error::NameTaken(name.to_string()),
+        Some(1) => Error::EmailTaken(email.to_string()),
+        _ => e.into(),
+    }
+}
+
+pub async fn create(db: &Db, new: NewUser) -> Result<UserRecord> {
+    let password_hash = match &new.password {
+        Some(p) => Some(password::hash(p).map_err(Error::Hashing)?),
+        None => None,
+    };
+    let rec = UserRecord {
+        id: db.next_id("owner").await?,
+        name: new.name.to_string(),
+        kind: OwnerKind::User,
+        email: new.email.as_str().to_string(),
+        full_name: new.full_name,
+        password_hash,
+        visibility: new.visibility,
+        is_admin: new.is_admin,
+        restricted: new.restricted,
+        prohibit_login: false,
+        description: String::new(),
+        website: String::new(),
+        location: String::new(),
+        owners_team: None,
+        repo_admin_change_team_access: false,
+        created: time::now(),
+    };
+    let mut tx = db.tx();
+    put_new_owner(&mut tx, &rec)?;
+    put_email_guard(&mut tx, &rec.email, &rec.name)?;
+    db.transact(tx)
+        .await
+        .map_err(|e| taken(e, &rec.name, &rec.email))?;
+    Ok(rec)
+}
+
+/// A user or organisation by name (case-insensitive).
+pub async fn get(db: &Db, name: &str) -> Result<Option<UserRecord>> {
+    Ok(db.get_as(keys::owner(name)).await?)
+}
+
+/// Like [`get`], but answers from the caller's own record (already read by
+/// authentication) when the name is theirs: one read less.
+pub async fn get_for(db: &Db, name: &str, caller: &Caller) -> Result<Option<UserRecord>> {
+    match caller.principal() {
+        Some(p) if same(&p.user.name, name) => Ok(Some(p.user.clone())),
+        _ => get(db, name).await,
+    }
+}

@@ -1,0 +1,247 @@
+//! Typed values read off a request for the domain: the caller's
+//! credential, the repository a path names (with the caller's permission)
+//! and the organisation a path names. Domain functions take these values,
+//! never the request.
+
+use base64::{Engine, engine::general_purpose::STANDARD};
+use lambda_http::http::HeaderMap;
+
+use super::{Ctx, Guard, Query};
+use crate::{
+    Result,
+    accounts::{orgs, users::UserRecord},
+    auth::{self, Api, Caller, Credential, Need, scope::Level},
+    db::Db,
+    error::Dialect,
+    repos::access::{self, RepoContext},
+};
+
+fn api(dialect: Dialect) -> Api {
+    match dialect {
+        Dialect::Tracker => Api::Tracker,
+        Dialect::Deploy => Api::Deploy,
+    }
+}
+
+/// The caller, from the request's credential (see [`credential`]).
+pub async fn caller(
+    db: &Db,
+    headers: &HeaderMap,
+    query: &Query,
+    dialect: Dialect,
+) -> Result<Caller> {
+    let found = credential(headers, query, dialect == Dialect::Tracker)?;
+    Ok(auth::identify(db, found, api(dialect)).await?)
+}
+
+/// Checks a route's guard: Gitea scopes by method (reads need `read:`),
+/// Coolify abilities as declared.
+pub fn check_guard(caller: &Caller, guard: Guard, method: &str, dialect: Dialect) -> Result<()> {
+    let need = match guard {
+        Guard::Scope(category) if matches!(method, "GET" | "HEAD") => {
+            Need::Scope(category, Level::Read)
+        }
+        Guard::Scope(category) => Need::Scope(category, Level::Write),
+        Guard::Ability(ability) => Need::Ability(ability),
+    };
+    Ok(auth::require(caller, need, api(dialect))?)
+}
+
+/// Reads the credential off a request, in Gitea's order: `?token=` /
+/// `?access_token=` first (tracker only), then the `Authorization` header:
+/// `token X`, `Bearer X` (scheme case-insensitive), or Basic.
+pub fn credential(
+    headers: &HeaderMap,
+    query: &Query,
+    allow_query: bool,
+) -> Result<Option<Credential>, auth::Error> {
+    let from_query = query.get("token").or_else(|| query.get("access_token"));
+    if let Some(t) = from_query.filter(|t| allow_query && !t.is_empty()) {
+        return Ok(Some(Credential::Token(t.to_string())));
+    }
+    let Some(value) = headers.get("authorization") else {
+        return Ok(None);
+    };
+    let value = value.to_str().map_err(|_| auth::Error::BadCredentials)?;
+    let fields: Vec<&str> = value.split_whitespace().collect();
+    let [scheme, secret] = fields.as_slice() else {
+        return Err(auth::Error::BadCredentials);
+    };
+    match scheme.to_ascii_lowercase().as_str() {
+        "token" | "bearer" => Ok(Some(Credential::Token(secret.to_string()))),
+        "basic" => {
+            let decoded = STANDARD
+                .decode(secret)
+                .map_err(|_| auth::Error::BadCredentials)?;
+            let decoded = String::from_utf8(decoded).map_err(|_| auth::Error::BadCredentials)?;
+            let (user, password) = decoded.split_once(':').ok_or(auth::Error::BadCredentials)?;
+            if password.is_empty() || password == "x-oauth-basic" {
+                Ok(Some(Credential::Token(user.to_string())))
+            } else {
+                Ok(Some(Credential::TokenOrPassword {
+                    user: user.into(),
+                    password: password.into(),
+                }))
+            }
+        }
+        _ => Err(auth::Error::BadCredentials),
+    }
+}
+
+/// The repository named by the `{owner}` and `{repo}` path parameters, as
+/// the caller may see it (404 otherwise; `public-only` tokens were refused
+/// private ones before the handler ran).
+pub async fn repo_access(cx: &Ctx) -> Result<RepoContext> {
+    Ok(access::load(&cx.db, &cx.caller, cx.param("owner"), cx.param("repo")).await?)
+}
+
+/// The repository in the path, for routes that write labels or
+/// milestones: Gitea's `reqRepoWriter(Issues, PullRequests)`.
+pub async fn repo_writable(cx: &Ctx) -> Result<RepoContext> {
+    Ok(repo_access(cx).await?.writer(&cx.caller)?)
+}
+
+/// The repository in the path, for its admins.
+pub async fn repo_admin(cx: &Ctx) -> Result<RepoContext> {
+    Ok(repo_access(cx).await?.admin(&cx.caller)?)
+}
+
+/// The organisation `name` (a path parameter's value), if the caller may
+/// see it.
+pub async fn visible_org(cx: &Ctx, name: &str) -> Result<UserRecord> {
+    Ok(orgs::visible(&cx.db, &cx.caller, name).await?)
+}
+
+/// The caller must own the organisation (or be a site admin).
+pub async fn require_org_owner(cx: &Ctx, org: &UserRecord) -> Result<()> {
+    Ok(orgs::require_owner(&cx.db, &cx.caller, org).await?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{
+        accounts::{principal::Via, scope::Scopes, users::UserRecord},
+        auth::{
+            Principal,
+            scope::{Ability, Category},
+        },
+    };
+
+    fn with_auth(value: &str) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        h.insert("authorization", value.parse().unwrap());
+        h
+    }
+
+    fn tok(s: &str) -> Option<Credential> {
+        Some(Credential::Token(s.into()))
+    }
+
+    #[test]
+    fn every_form() {
+        let none = Query::default();
+        let cases: &[(&str, Option<Credential>)] = &[
+            ("token abc", tok("abc")),
+            ("Bearer abc", tok("abc")),
+            ("bEaReR abc", tok("abc")),
+            (&format!("Basic {}", STANDARD.encode("abc:")), tok("abc")),
+            (
+                &format!("Basic {}", STANDARD.encode("abc:x-oauth-basic")),
+                tok("abc"),
+            ),
+            (
+                &format!("Basic {}", STANDARD.encode("alice:pw")),
+                Some(Credential::TokenOrPassword {
+                    user: "alice".into(),
+                    password: "pw".into(),
+                }),
+            ),
+        ];
+        for (header, want) in cases {
+            assert_eq!(
+                &credential(&with_auth(header), &none, true).unwrap(),
+                want,
+                "header {header:?}"
+            );
+        }
+        for bad in [
+            "token",
+            "token a b",
+            "Digest abc",
+            "Basic !!!",
+            &format!("Basic {}", STANDARD.encode("nocolon")),
+        ] {
+            assert!(
+                credential(&with_auth(bad), &none, true).is_err(),
+                "header {bad:?} must be refused"
+            );
+        }
+    }
+
+    #[test]
+    fn query_token_wins_on_the_tracker_only() {
+        let q = Query::parse(Some("access_token=q1"));
+        let h = with_auth("token h1");
+        assert_eq!(credential(&h, &q, true).unwrap(), tok("q1"));
+        assert_eq!(credential(&h, &q, false).unwrap(), tok("h1"));
+        assert_eq!(
+            credential(&HeaderMap::new(), &Query::default(), true).unwrap(),
+            None
+        );
+    }
+
+    fn caller(via: Via) -> Caller {
+        let user = UserRecord {
+            id: 1,
+            name: "u".into(),
+            ..UserRecord::ghost()
+        };
+        Caller::User(Box::new(Principal { user, via }))
+    }
+
+    fn token(scopes: &[&str]) -> Caller {
+        caller(Via::Token {
+            id: 1,
+            scopes: Scopes::parse(scopes).unwrap(),
+            team: "u".into(),
+        })
+    }
+
+    #[test]
+    fn gitea_scopes_by_method() {
+        let g = Guard::Scope(Category::Issue);
+        let t = Dialect::Tracker;
+        assert!(check_guard(&token(&["read:issue"]), g, "GET", t).is_ok());
+        assert!(check_guard(&token(&["read:issue"]), g, "POST", t).is_err());
+        assert!(check_guard(&token(&["write:issue"]), g, "DELETE", t).is_ok());
+        assert!(check_guard(&token(&["all"]), g, "PATCH", t).is_ok());
+        let err = check_guard(&token(&["read:user"]), g, "GET", t).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "token does not have at least one of required scope(s), required=[read:issue], token scope=read:user"
+        );
+        // Passwords and anonymous callers are not scope-checked here.
+        assert!(check_guard(&caller(Via::Password), g, "POST", t).is_ok());
+        assert!(check_guard(&Caller::Anonymous, g, "GET", t).is_ok());
+    }
+
+    #[test]
+    fn coolify_abilities_match_exactly_except_root() {
+        let d = Dialect::Deploy;
+        let read = Guard::Ability(Ability::Read);
+        let write = Guard::Ability(Ability::Write);
+        assert!(check_guard(&token(&["read"]), read, "GET", d).is_ok());
+        assert!(
+            check_guard(&token(&["write"]), read, "GET", d).is_err(),
+            "write does not imply read"
+        );
+        assert!(check_guard(&token(&["root"]), write, "POST", d).is_ok());
+        let err = check_guard(&token(&["read", "deploy"]), write, "POST", d).unwrap_err();
+        assert_eq!(err.to_string(), "Missing required permissions: write");
+        assert!(matches!(
+            check_guard(&Caller::Anonymous, read, "GET", d),
+            Err(crate::Error::TokenRequired)
+        ));
+    }
+}

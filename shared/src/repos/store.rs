@@ -1,0 +1,244 @@
+//! Where repositories are stored: settings under the owner and name (so a
+//! rename moves one item), counters and grants under the id, and the
+//! visibility index search starts from.
+
+use super::{Error, NewRepo, RepoRecord, RepoStats, Result, access, model::new_record};
+use crate::{
+    accounts::{
+        names::{fold, same},
+        users::UserRecord,
+    },
+    db::{self, Db, keys},
+    time,
+};
+
+/// The stored settings item: the record under its name key, indexed
+/// (`gsi2`) among public or private repositories for search.
+pub fn settings_item(repo: &RepoRecord) -> Result<db::Item> {
+    let mut item = db::to_item(repo)?;
+    item.extend(keys::repo_name(&repo.owner, &repo.name));
+    item.insert(
+        "gsi2pk".into(),
+        db::s(keys::repos_by_visibility(repo.private)),
+    );
+    item.insert("gsi2sk".into(), db::s(fold(&repo.full_name())));
+    Ok(item)
+}
+
+/// Creates a repository: its settings (failing if the owner already has
+/// one by that name) and its counters, in one transaction.
+pub async fn create(db: &Db, owner: &UserRecord, new: NewRepo) -> Result<RepoRecord> {
+    let repo = new_record(db.next_id("repo").await?, &owner.name, new, time::now());
+    let settings = settings_item(&repo)?;
+    let mut stats = db::to_item(&RepoStats {
+        owner: repo.owner.clone(),
+        name: repo.name.clone(),
+        ..RepoStats::default()
+    })?;
+    stats.extend(keys::repo_stats(repo.id));
+    let mut tx = db.tx();
+    tx.put_if_absent(settings)?.put_if_absent(stats)?;
+    db.transact(tx)
+        .await
+        .map_err(|e| match e.failed_condition() {
+            Some(0) => Error::Exists(repo.full_name()),
+            _ => e.into(),
+        })?;
+    Ok(repo)
+}
+
+/// A repository by owner and name.
+pub async fn get(db: &Db, owner: &str, name: &str) -> Result<Option<RepoRecord>> {
+    Ok(db.get_as(keys::repo_name(owner, name)).await?)
+}
+
+pub async fn stats(db: &Db, id: i64) -> Result<RepoStats> {
+    Ok(db.get_as(keys::repo_stats(id)).await?.unwrap_or_default())
+}
+
+/// Saves changed settings; a changed name moves the settings item, failing
+/// with 422 when the new name is taken. Everything else refers to the
+/// repository by id and finds its name through the counters item, which
+/// the same transaction renames: so every view is right at once.
+pub async fn save(db: &Db, old_name: &str, repo: &RepoRecord) -> Result<()> {
+    let item = settings_item(repo)?;
+    if old_name == repo.name {
+        // Same key: replace only if it still exists (a concurrent delete wins).
+        db.put(|p| {
+            p.set_item(Some(item))
+                .condition_expression("attribute_exists(pk)")
+        })
+        .await
+        .map_err(|e| match e {
+            db::DbError::ConditionFailed => Error::Gone,
+            other => other.into(),
+        })?;
+        return Ok(());
+    }
+    let mut tx = db.tx();
+    if same(old_name, &repo.name) {
+        // Only the spelling changes: same key.
+        tx.put_if(item, "attribute_exists(pk)", &[])?;
+    } else {
+        tx.delete_existing(keys::repo_name(&repo.owner, old_name))?
+            .put_if_absent(item)?;
+    }
+    tx.update_named(
+        keys::repo_stats(repo.id),
+        "SET #owner = :owner, #name = :name",
+        &[("#owner", "owner"), ("#name", "name")],
+        &[(":owner", db::s(&repo.owner)), (":name", db::s(&repo.name))],
+    )?;
+    db.transact(tx)
+        .await
+        .map_err(|e| match e.failed_condition() {
+            Some(1) => Error::NameTaken(repo.name.clone()),
+            Some(0) => Error::Gone,
+            _ => e.into(),
+        })
+}
+
+/// Deletes a repository. Its name is free at once, and nothing reaches it
+/// any more: items under its id (labels, milestones, issues) are
+/// unreachable, since a repository created later under the same name gets
+/// a new id, and grants pointing at it resolve to nothing. The grants are
+/// then removed in batches; what a failure leaves behind is harmless and
+/// `check-data` removes it, so the delete has succeeded either way.
+pub async fn delete(db: &Db, repo: &RepoRecord) -> Result<()> {
+    let mut tx = db.tx();
+    tx.delete_existing(keys::repo_name(&repo.owner, &repo.name))?
+        .delete(keys::repo_stats(repo.id))?;
+    db.transact(tx)
+        .await
+        .map_err(|e| match e.failed_condition() {
+            Some(0) => Error::Gone,
+            _ => e.into(),
+        })?;
+    db::cleanup(
+        db,
+        "grants of a deleted repository",
+        remove_grants(db, repo.id),
+    )
+    .await;
+    Ok(())
+}
+
+/// Both sides of every grant on a (deleted) repository. Idempotent.
+pub async fn remove_grants(db: &Db, repo_id: i64) -> Result<()> {
+    let grants: Vec<access::Grant> = db
+        .query_prefix(&keys::repo_pk(repo_id), keys::ACCESS_PREFIX)
+        .await?
+        .into_iter()
+        .map(db::from_item)
+        .collect::<Result<_, _>>()?;
+    let keys = grants.iter().flat_map(|g| g.keys(repo_id)).collect();
+    Ok(db.batch_delete(keys).await?)
+}
+
+/// Owner and name of a repository by id (its counters item names it),
+/// `None` when it is gone.
+pub async fn locate(db: &Db, id: i64) -> Result<Option<(String, String)>> {
+    let stats = stats(db, id).await?;
+    Ok((!stats.name.is_empty()).then_some((stats.owner, stats.name)))
+}
+
+/// Repositories by id, in batched reads (missing ones are skipped).
+pub async fn get_many_by_id(db: &Db, ids: &[i64]) -> Result<Vec<RepoRecord>> {
+    let mut names = Vec::new();
+    for chunk in ids.chunks(100) {
+        for item in db
+            .batch_get(chunk.iter().map(|id| keys::repo_stats(*id)).collect())
+            .await?
+        {
+            let s: RepoStats = db::from_item(item)?;
+            if !s.name.is_empty() {
+                names.push(keys::repo_name(&s.owner, &s.name));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for chunk in names.chunks(100) {
+        for item in db.batch_get(chunk.to_vec()).await? {
+            let repo: RepoRecord = db::from_item(item)?;
+            // A counters item renamed before renames kept it current could
+            // name a newer repository of the old name.
+            if ids.contains(&repo.id) {
+                out.push(repo);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Every repository of one visibility (search's starting point).
+pub async fn list_by_visibility(db: &Db, private: bool) -> Result<Vec<RepoRecord>> {
+    let mut out = Vec::new();
+    let mut cursor = None;
+    loop {
+        let page = db
+            .query(|q| {
+                q.index_name("gsi2")
+                    .key_condition_expression("gsi2pk = :pk")
+                    .expression_attribute_values(":pk", db::s(keys::repos_by_visibility(private)))
+                    .set_exclusive_start_key(cursor.take())
+            })
+            .await?;
+        for item in page.items.unwrap_or_default() {
+            out.push(db::from_item(item)?);
+        }
+        match page.last_evaluated_key {
+            Some(k) if !k.is_empty() => cursor = Some(k),
+            _ => return Ok(out),
+        }
+    }
+}
+
+/// Whether `owner` holds any private repository: one query of at most one
+/// item on the visibility index (whose sort key starts `owner/`).
+pub async fn has_private(db: &Db, owner: &str) -> Result<bool> {
+    if owner.len() > db::size::SORT_KEY_LIMIT / 2 {
+        // No owner has such a name (and DynamoDB would refuse the key).
+        return Ok(false);
+    }
+    let page = db
+        .query(|q| {
+            q.index_name("gsi2")
+                .key_condition_expression("gsi2pk = :pk AND begins_with(gsi2sk, :owner)")
+                .expression_attribute_values(":pk", db::s(keys::repos_by_visibility(true)))
+                .expression_attribute_values(":owner", db::s(format!("{}/", fold(owner))))
+                .limit(1)
+        })
+        .await?;
+    Ok(page.count > 0)
+}
+
+/// Counters of many repositories, by id, in batched reads.
+pub async fn stats_many(db: &Db, ids: &[i64]) -> Result<std::collections::HashMap<i64, RepoStats>> {
+    let mut out = std::collections::HashMap::new();
+    for chunk in ids.chunks(100) {
+        for item in db
+            .batch_get(chunk.iter().map(|id| keys::repo_stats(*id)).collect())
+            .await?
+        {
+            let id = item
+                .get("pk")
+                .and_then(|v| v.as_s().ok())
+                .and_then(|pk| pk.trim_start_matches("REPO#").parse::<i64>().ok());
+            if let Some(id) = id {
+                out.insert(id, db::from_item(item)?);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Repositories of one owner, by name.
+pub async fn list_by_owner(db: &Db, owner: &str) -> Result<Vec<RepoRecord>> {
+    let items = db
+        .query_prefix(&keys::owner_pk(owner), keys::REPO_NAME_PREFIX)
+        .await?;
+    items
+        .into_iter()
+        .map(|i| db::from_item(i).map_err(Error::from))
+        .collect()
+}
