@@ -4,6 +4,7 @@
 
 #[cfg(debug_assertions)]
 mod emulator;
+pub mod errors;
 pub mod idempotency;
 pub mod limits;
 pub mod paging;
