@@ -327,9 +327,7 @@ async fn review_reply(
     body: String,
     config: &Config,
 ) -> Result<PullReview> {
-    let user = users::get(db, login)
-        .await?
-        .ok_or_else(crate::Error::not_found)?;
+    let user = users::get(db, login).await?.ok_or(Error::Hidden)?;
     let url = config.url(&format!("{}/pulls/{}", ctx.repo.full_name(), pr.index));
     let now = time::render(time::now(), config.display_tz);
     Ok(PullReview {
