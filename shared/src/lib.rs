@@ -18,6 +18,7 @@ pub mod repos;
 pub mod telemetry;
 #[cfg(feature = "testing")]
 pub mod testing;
+pub mod text;
 pub mod time;
 
 pub use config::Config;

@@ -2,8 +2,7 @@
 //! pull requests, and search across repositories, with Gitea's filters,
 //! paging and headers.
 
-mod list;
-mod search;
+mod handlers;
 
 use shared::{
     auth::scope::Category::Issue,
@@ -20,8 +19,8 @@ shared::routes! {
     // out for `public-only` tokens).
     GET "/api/v1/repos/issues/search" {
         guard: Scope(Issue), sees: &[Filtered], idempotent: false, limits: Limits::ISSUES,
-    } => search::search;
+    } => handlers::search;
     GET "/api/v1/repos/{owner}/{repo}/issues" {
         guard: Scope(Issue), sees: Sees::REPO, idempotent: false, limits: Limits::ISSUES,
-    } => list::repo_issues;
+    } => handlers::repo_issues;
 }

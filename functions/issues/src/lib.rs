@@ -1,12 +1,12 @@
 //! Issues function: issues and pull-request records in Gitea's wire
 //! format. Every handler resolves the repository and the caller's
 //! permission once (`shared::repos::access`), then delegates the write to
-//! `shared::issues`, which keeps numbers and counters exact.
+//! `shared::issues::ops`, which applies the rules and keeps numbers and
+//! counters exact.
 
 mod common;
 mod deps;
 mod handlers;
-mod labels;
 mod pulls;
 
 use shared::{
@@ -33,13 +33,13 @@ shared::routes! {
     } => handlers::deadline;
     POST "/api/v1/repos/{owner}/{repo}/issues/{index}/labels" {
         guard: Scope(Issue), sees: Sees::REPO, idempotent: true, limits: Limits::SMALL,
-    } => labels::add;
+    } => handlers::add_labels;
     PUT "/api/v1/repos/{owner}/{repo}/issues/{index}/labels" {
         guard: Scope(Issue), sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
-    } => labels::replace;
+    } => handlers::replace_labels;
     DELETE "/api/v1/repos/{owner}/{repo}/issues/{index}/labels" {
         guard: Scope(Issue), sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
-    } => labels::clear;
+    } => handlers::clear_labels;
     GET "/api/v1/repos/{owner}/{repo}/issues/{index}/dependencies" {
         guard: Scope(Issue), sees: Sees::REPO, idempotent: false, limits: Limits::ISSUES,
     } => deps::list_blockers;

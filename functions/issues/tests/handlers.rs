@@ -69,7 +69,9 @@ async fn a_body_edit_against_an_outdated_version_is_refused() {
     })
     .await
     .unwrap_err();
-    assert!(matches!(err, Error::BadRequest(_)), "{err:?}");
+    assert!(matches!(err, issues::Error::Stale), "{err:?}");
+    // Shown to clients as a 400.
+    assert!(matches!(Error::from(err), Error::BadRequest(_)));
     assert_eq!(issues::find(&app.db, repo_id, 1).await.unwrap().body, "v1");
 }
 

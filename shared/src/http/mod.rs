@@ -4,7 +4,7 @@
 
 #[cfg(debug_assertions)]
 mod emulator;
-mod errors;
+pub mod errors;
 pub mod extract;
 pub mod idempotency;
 pub mod limits;

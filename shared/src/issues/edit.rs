@@ -7,9 +7,8 @@
 
 use std::time::Duration;
 
-use super::{IssueRecord, add_counter_moves, find, mentions};
+use super::{Error, IssueRecord, Result, add_counter_moves, find, mentions};
 use crate::{
-    Error, Result,
     db::{self, Db, DbError},
     time,
 };
@@ -29,9 +28,7 @@ pub async fn update(
     let mut current = loaded;
     for attempt in 0..ATTEMPTS {
         if body_from_version.is_some_and(|v| v != current.content_version) {
-            return Err(Error::BadRequest(
-                "the issue was changed by someone else after it was loaded; reload it and edit again".into(),
-            ));
+            return Err(Error::Stale);
         }
         let mut next = current.clone();
         apply(&mut next)?;
@@ -71,15 +68,10 @@ pub async fn update(
                 current = find(db, current.repo_id, current.index).await?;
             }
             Err(e) if e.failed_condition().is_some() => {
-                return Err(Error::Unprocessable(format!(
-                    "milestone does not exist [id: {}]",
-                    next.milestone
-                )));
+                return Err(Error::NoSuchMilestone(next.milestone));
             }
             Err(e) => return Err(e.into()),
         }
     }
-    Err(Error::Unavailable(
-        "the issue is being changed by many requests at once; retry".into(),
-    ))
+    Err(Error::Busy)
 }

@@ -3,11 +3,11 @@
 //! response (with bodies left out when needed). GitHub's figures where it
 //! has them: 65,536 characters of body, 10 assignees.
 
-use crate::{Error, Result};
+use super::{Error, Result};
+use crate::text;
 
-/// Longest title, in characters (Gitea's column).
-pub const MAX_TITLE_CHARS: usize = 255;
-/// Longest body (issues, pulls, milestone descriptions, reviews).
+pub use crate::text::MAX_TITLE_CHARS;
+/// Longest body (issues, pulls, reviews).
 pub const MAX_BODY_CHARS: usize = 65_536;
 /// Longest `ref`, head or base branch name, in characters.
 pub const MAX_REF_CHARS: usize = 255;
@@ -24,50 +24,53 @@ pub const MAX_MENTIONS: usize = 50;
 
 /// A title: trimmed, 1 to 255 characters.
 pub fn title(raw: &str) -> Result<String> {
-    let t = raw.trim();
-    if t.is_empty() {
-        return Err(Error::field("title", "must not be empty"));
-    }
-    if t.chars().count() > MAX_TITLE_CHARS {
-        return Err(Error::field(
-            "title",
-            format!("must be at most {MAX_TITLE_CHARS} characters"),
-        ));
-    }
-    Ok(t.to_string())
+    text::title(raw).map_err(Error::Title)
 }
 
 /// A long text (kept as sent), at most [`MAX_BODY_CHARS`] characters.
-pub fn body(field: &str, raw: String) -> Result<String> {
-    if raw.chars().count() > MAX_BODY_CHARS {
-        return Err(Error::field(
-            field,
-            format!("is too long (maximum is {MAX_BODY_CHARS} characters)"),
-        ));
-    }
-    Ok(raw)
+pub fn body(field: &'static str, raw: String) -> Result<String> {
+    text::bounded(raw, MAX_BODY_CHARS).map_err(|_| Error::TooLong {
+        field,
+        max: MAX_BODY_CHARS,
+    })
 }
 
 /// A `ref` (a branch or tag name, or empty), at most 255 characters.
 pub fn git_ref(raw: String) -> Result<String> {
-    if raw.chars().count() > MAX_REF_CHARS {
-        return Err(Error::field(
-            "ref",
-            format!("is too long (maximum is {MAX_REF_CHARS} characters)"),
-        ));
+    text::bounded(raw, MAX_REF_CHARS).map_err(|_| Error::TooLong {
+        field: "ref",
+        max: MAX_REF_CHARS,
+    })
+}
+
+/// A head or base branch: trimmed, non-empty, no whitespace or control
+/// characters, at most [`MAX_REF_CHARS`].
+pub fn branch(field: &'static str, raw: &str) -> Result<String> {
+    let b = raw.trim();
+    if b.is_empty()
+        || b.chars().count() > MAX_REF_CHARS
+        || b.chars().any(|c| c.is_whitespace() || c.is_control())
+    {
+        return Err(Error::Branch {
+            field,
+            raw: raw.to_string(),
+        });
     }
-    Ok(raw)
+    Ok(b.to_string())
 }
 
 /// A list field must not hold more than `max` entries.
-pub fn at_most(field: &str, len: usize, max: usize) -> Result<()> {
+pub fn at_most(field: &'static str, len: usize, max: usize) -> Result<()> {
     if len > max {
-        return Err(Error::field(
-            field,
-            format!("has {len} entries; at most {max} are allowed"),
-        ));
+        return Err(Error::TooMany { field, len, max });
     }
     Ok(())
+}
+
+/// A deadline (end of its day in `tz` unless it carries an offset), 0 for
+/// none.
+pub fn deadline(raw: &str, tz: chrono_tz::Tz) -> Result<i64> {
+    text::deadline(raw, tz).map_err(Error::Deadline)
 }
 
 #[cfg(test)]
@@ -82,9 +85,36 @@ mod tests {
         assert!(title(&"é".repeat(256)).is_err());
         assert!(body("body", "ü".repeat(MAX_BODY_CHARS)).is_ok());
         let e = body("body", "x".repeat(MAX_BODY_CHARS + 1)).unwrap_err();
-        assert!(e.to_string().contains("body"), "{e}");
+        assert!(matches!(e, Error::TooLong { field: "body", .. }), "{e}");
         assert!(git_ref("r".repeat(256)).is_err());
         assert!(at_most("assignees", 11, MAX_ASSIGNEES).is_err());
         assert!(at_most("assignees", 10, MAX_ASSIGNEES).is_ok());
+    }
+
+    #[test]
+    fn branches_are_single_words() {
+        assert_eq!(branch("head", " feature/x ").unwrap(), "feature/x");
+        for bad in ["", "  ", "a b", "a\tb", "a\u{7}"] {
+            assert!(
+                matches!(
+                    branch("head", bad),
+                    Err(Error::Branch { field: "head", .. })
+                ),
+                "{bad:?}"
+            );
+        }
+        assert!(branch("base", &"b".repeat(MAX_REF_CHARS + 1)).is_err());
+    }
+
+    #[test]
+    fn deadlines_name_their_field() {
+        assert_eq!(
+            deadline("1970-01-01T00:00:00Z", chrono_tz::Tz::UTC).unwrap(),
+            0
+        );
+        assert!(matches!(
+            deadline("someday", chrono_tz::Tz::UTC),
+            Err(Error::Deadline(_))
+        ));
     }
 }

@@ -2,19 +2,35 @@
 //! keyed by the per-repository number they share; every write that moves a
 //! counter (repository, milestone) does so in the same transaction, guarded
 //! by the issue's `version`, so concurrent writers cannot double-count.
+//!
+//! - model: [`IssueRecord`] (here), [`fields`] (bounds), [`rules`] (who may
+//!   do what, state changes), [`listing::Filter`] and the query parsing
+//!   atop [`search`] (pure, unit-tested);
+//! - operations: [`ops`] (one per route) and [`search`] (the listings);
+//! - store: [`create`], [`edit`], [`deps`], [`listing`] and the counter
+//!   moves here (keys, `Tx`);
+//! - views: [`views`] (Gitea's `Issue`, `PullRequest`), [`options`]
+//!   (request bodies, `PullReview`).
 
 pub mod create;
 pub mod deps;
 pub mod edit;
+mod error;
 pub mod fields;
 pub mod listing;
+pub mod ops;
+pub mod options;
+pub mod rules;
+pub mod search;
 pub mod views;
 
 use serde::{Deserialize, Serialize};
 
+pub use error::{Error, Result};
+
 use crate::{
-    Error, Result,
     db::{self, Db, Item, Tx, keys},
+    milestones,
 };
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -142,11 +158,9 @@ pub async fn get(db: &Db, repo_id: i64, index: i64) -> Result<Option<IssueRecord
 
 /// An issue by number, 404 when missing.
 pub async fn find(db: &Db, repo_id: i64, index: i64) -> Result<IssueRecord> {
-    get(db, repo_id, index).await?.ok_or_else(|| {
-        Error::NotFound(format!(
-            "issue does not exist [repo_id: {repo_id}, index: {index}]"
-        ))
-    })
+    get(db, repo_id, index)
+        .await?
+        .ok_or(Error::NoSuchIssue { repo_id, index })
 }
 
 /// Adds the counter moves for an issue going from `before` to `after`
@@ -165,7 +179,7 @@ pub fn add_counter_moves(
 ) -> Result<()> {
     let sample = after
         .or(before)
-        .ok_or_else(|| Error::Internal("no issue to count".into()))?;
+        .ok_or_else(|| crate::Error::Internal("no issue to count".into()))?;
     let (total, closed) = if sample.is_pull {
         ("num_pulls", "num_closed_pulls")
     } else {
@@ -258,9 +272,7 @@ pub async fn delete(db: &Db, issue: &IssueRecord) -> Result<()> {
     db.transact(tx)
         .await
         .map_err(|e| match e.failed_condition() {
-            Some(0) => {
-                Error::Conflict("the issue changed while it was being deleted; retry".into())
-            }
+            Some(0) => Error::ChangedWhileDeleting,
             _ => e.into(),
         })?;
     db::cleanup(
@@ -270,6 +282,14 @@ pub async fn delete(db: &Db, issue: &IssueRecord) -> Result<()> {
     )
     .await;
     Ok(())
+}
+
+/// Deletes the milestone a path names (`id_or_title`, see
+/// [`milestones::find`]), after taking it off its issues, as the seed does.
+pub async fn delete_milestone(db: &Db, repo_id: i64, id_or_title: &str) -> Result<()> {
+    let m = milestones::find(db, repo_id, id_or_title).await?;
+    detach_milestone(db, repo_id, m.id).await?;
+    Ok(milestones::delete(db, &m).await?)
 }
 
 /// Takes a milestone off every issue that has it (before the milestone is

@@ -3,6 +3,9 @@
 
 mod accounts;
 mod auth;
+mod issues;
+mod labels;
+mod milestones;
 mod repos;
 
 #[cfg(test)]

@@ -1,0 +1,117 @@
+//! What can go wrong with an issue or pull-request request, in the
+//! tracker's terms. `http/errors/issues.rs` gives each its Gitea message
+//! and status.
+
+use crate::{db::DbError, labels, milestones, repos::access::Unit, text::TextError};
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    // Fields.
+    #[error("invalid title: {0:?}")]
+    Title(TextError),
+    #[error("{field} longer than {max} characters")]
+    TooLong { field: &'static str, max: usize },
+    #[error("{field} has {len} entries, more than {max}")]
+    TooMany {
+        field: &'static str,
+        len: usize,
+        max: usize,
+    },
+    #[error("invalid due_date: {0}")]
+    Deadline(String),
+    #[error("due_date given as null without unset_due_date")]
+    DeadlineEmpty,
+    #[error("{field} is not a branch name: {raw:?}")]
+    Branch { field: &'static str, raw: String },
+    #[error("head and base are the same branch")]
+    SameBranches,
+    #[error("unknown review event {0:?}")]
+    ReviewEvent(String),
+    #[error("unknown state {0:?}")]
+    UnknownState(String),
+    #[error("invalid {field}: {why}")]
+    Instant { field: &'static str, why: String },
+
+    // Who may do what.
+    #[error("cannot read the {0:?} unit")]
+    NoUnitAccess(Unit),
+    #[error("blocked by the owner or the poster")]
+    Blocked,
+    #[error("repository {0} is archived")]
+    Archived(String),
+    #[error("neither the poster nor a writer")]
+    MayNotEdit,
+    #[error("not a writer of this kind")]
+    MayNotWrite,
+    #[error("not a writer: may not set deadlines")]
+    MayNotSetDeadline,
+    #[error("not a repository administrator")]
+    MayNotDelete,
+    #[error("neither the poster nor a writer: may not request reviews")]
+    MayNotRequestReviews,
+    #[error("the poster cannot approve their own pull request")]
+    SelfReview,
+
+    // What is named.
+    #[error("no such issue or not readable")]
+    Hidden,
+    #[error("no issue {index} in repository {repo_id}")]
+    NoSuchIssue { repo_id: i64, index: i64 },
+    #[error("issue {0} is not a pull request")]
+    NotPull(i64),
+    #[error("dependencies are disabled")]
+    DependenciesDisabled,
+    #[error("no user {0}")]
+    NoSuchAssignee(String),
+    #[error("user {user_id} cannot read {repo}")]
+    AssigneeNoAccess { user_id: i64, repo: String },
+    #[error("no milestone {0}")]
+    NoSuchMilestone(i64),
+    /// A listing filters on a user who does not exist.
+    #[error("no user {0}")]
+    NoSuchUser(String),
+    /// Search narrowed to an owner who does not exist.
+    #[error("no owner {0}")]
+    NoSuchOwner(String),
+    #[error("team given without its organisation")]
+    TeamWithoutOwner,
+    #[error("no team {0}")]
+    NoSuchTeam(String),
+
+    // State.
+    #[error("the pull request is merged")]
+    Merged,
+    #[error("open blockers")]
+    OpenBlockers,
+    #[error("already merged")]
+    AlreadyMerged,
+    #[error("closed, cannot merge")]
+    ClosedUnmerged,
+    #[error("merged or closed meanwhile")]
+    MergedOrClosed,
+    /// A body edit made against an outdated body.
+    #[error("the body changed since it was loaded")]
+    Stale,
+    #[error("changed while being deleted")]
+    ChangedWhileDeleting,
+    /// Too many concurrent writers of one issue.
+    #[error("too many concurrent changes")]
+    Busy,
+
+    #[error(transparent)]
+    Labels(#[from] labels::Error),
+    #[error(transparent)]
+    Milestones(#[from] milestones::Error),
+    #[error(transparent)]
+    Accounts(#[from] crate::accounts::Error),
+    #[error(transparent)]
+    Repos(#[from] crate::repos::Error),
+    #[error(transparent)]
+    Db(#[from] DbError),
+    /// From the layers issues build on that still speak the HTTP layer's
+    /// error.
+    #[error(transparent)]
+    Other(#[from] crate::Error),
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -1,0 +1,192 @@
+//! Milestones in the table: one item per milestone under its repository.
+//! Issue writes move the counters inside their own transactions with `ADD`
+//! on this item's key, so an edit here updates named attributes and never
+//! rewrites the item.
+
+use aws_sdk_dynamodb::types::AttributeValue;
+
+use super::{
+    Error, Result,
+    model::{self, MilestoneRecord, NewMilestone},
+};
+use crate::{
+    db::{self, Db, DbError, Item, keys},
+    time,
+};
+
+pub async fn create(db: &Db, repo_id: i64, new: NewMilestone) -> Result<MilestoneRecord> {
+    let m = new.record(db.next_id("milestone").await?, repo_id, time::now());
+    let mut item = db::to_item(&m)?;
+    item.extend(keys::milestone(repo_id, m.id));
+    // A transaction, so a request's idempotency key records the commit.
+    let mut tx = db.tx();
+    tx.put_if_absent(item)?;
+    db.transact(tx).await?;
+    Ok(m)
+}
+
+/// Every milestone of a repository, without descriptions (up to 65,535
+/// characters each, which filtering and sorting do not need):
+/// [`with_descriptions`] fills them in for the few that are shown.
+pub async fn list(db: &Db, repo_id: i64) -> Result<Vec<MilestoneRecord>> {
+    const SHORT: [&str; 10] = [
+        "id",
+        "repo_id",
+        "title",
+        "closed",
+        "closed_at",
+        "due",
+        "created",
+        "updated",
+        "num_issues",
+        "num_closed_issues",
+    ];
+    let items = db
+        .query_prefix_projected(
+            &keys::repo_pk(repo_id),
+            keys::MILESTONE_PREFIX,
+            Some(&SHORT),
+        )
+        .await?;
+    Ok(items
+        .into_iter()
+        .map(db::from_item)
+        .collect::<Result<_, _>>()?)
+}
+
+/// The given milestones, read again in full (batches of up to 100).
+pub async fn with_descriptions(db: &Db, shown: &[MilestoneRecord]) -> Result<Vec<MilestoneRecord>> {
+    let mut out = Vec::with_capacity(shown.len());
+    for chunk in shown.chunks(100) {
+        let keys = chunk
+            .iter()
+            .map(|m| keys::milestone(m.repo_id, m.id))
+            .collect();
+        let found: Vec<MilestoneRecord> = db
+            .batch_get(keys)
+            .await?
+            .into_iter()
+            .map(db::from_item)
+            .collect::<Result<_, _>>()?;
+        // Keep the caller's order.
+        out.extend(
+            chunk
+                .iter()
+                .filter_map(|m| found.iter().find(|f| f.id == m.id).cloned()),
+        );
+    }
+    Ok(out)
+}
+
+pub async fn get(db: &Db, repo_id: i64, id: i64) -> Result<Option<MilestoneRecord>> {
+    Ok(db.get_as(keys::milestone(repo_id, id)).await?)
+}
+
+/// The milestone a path names ([`model::by_id`], else the exact title).
+pub async fn find(db: &Db, repo_id: i64, id_or_title: &str) -> Result<MilestoneRecord> {
+    if let Some(m) = match model::by_id(id_or_title) {
+        Some(id) => get(db, repo_id, id).await?,
+        None => None,
+    } {
+        return Ok(m);
+    }
+    let by_title = list(db, repo_id)
+        .await?
+        .into_iter()
+        .find(|m| m.title == id_or_title)
+        .ok_or_else(|| Error::NoSuch(id_or_title.to_string()))?;
+    get(db, repo_id, by_title.id).await?.ok_or(Error::Gone)
+}
+
+/// The attributes an edit may change (never the counters).
+const EDITABLE: [&str; 6] = [
+    "title",
+    "description",
+    "closed",
+    "closed_at",
+    "due",
+    "updated",
+];
+
+/// `SET` the editable attributes `attrs` has, `REMOVE` those it lacks.
+fn update_expression(attrs: &Item) -> (String, Vec<(String, AttributeValue)>) {
+    let (mut sets, mut removes, mut values) = (Vec::new(), Vec::new(), Vec::new());
+    for f in EDITABLE {
+        match attrs.get(f) {
+            Some(v) => {
+                sets.push(format!("#{f} = :{f}"));
+                values.push((format!(":{f}"), v.clone()));
+            }
+            None => removes.push(format!("#{f}")),
+        }
+    }
+    let mut expr = format!("SET {}", sets.join(", "));
+    if !removes.is_empty() {
+        expr.push_str(&format!(" REMOVE {}", removes.join(", ")));
+    }
+    (expr, values)
+}
+
+/// Stores `next` with one conditional UpdateItem (counters untouched).
+pub async fn update(
+    db: &Db,
+    m: &MilestoneRecord,
+    next: MilestoneRecord,
+) -> Result<MilestoneRecord> {
+    let (expr, values) = update_expression(&db::to_item(&next)?);
+    let attrs_after = db
+        .update(|mut u| {
+            u = u
+                .set_key(Some(keys::milestone(m.repo_id, m.id)))
+                .update_expression(expr)
+                .condition_expression("attribute_exists(pk)")
+                .return_values(aws_sdk_dynamodb::types::ReturnValue::AllNew);
+            for f in EDITABLE {
+                u = u.expression_attribute_names(format!("#{f}"), f);
+            }
+            for (k, v) in values {
+                u = u.expression_attribute_values(k, v);
+            }
+            u
+        })
+        .await
+        .map_err(gone)?;
+    match attrs_after {
+        Some(item) => Ok(db::from_item(item)?),
+        None => Ok(next),
+    }
+}
+
+pub async fn delete(db: &Db, m: &MilestoneRecord) -> Result<()> {
+    db.delete(|d| {
+        d.set_key(Some(keys::milestone(m.repo_id, m.id)))
+            .condition_expression("attribute_exists(pk)")
+    })
+    .await
+    .map_err(gone)
+}
+
+fn gone(e: DbError) -> Error {
+    match e {
+        DbError::ConditionFailed => Error::Gone,
+        other => other.into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn edits_set_what_is_there_and_remove_the_rest() {
+        let mut item = Item::new();
+        item.insert("title".into(), db::s("t"));
+        item.insert("due".into(), db::s("1"));
+        let (expr, values) = update_expression(&item);
+        assert_eq!(
+            expr,
+            "SET #title = :title, #due = :due REMOVE #description, #closed, #closed_at, #updated"
+        );
+        assert_eq!(values.len(), 2);
+    }
+}
