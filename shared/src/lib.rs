@@ -14,6 +14,7 @@ pub mod http;
 pub mod issues;
 pub mod labels;
 pub mod milestones;
+pub mod name;
 pub mod repos;
 pub mod telemetry;
 #[cfg(feature = "testing")]

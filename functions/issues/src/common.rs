@@ -10,7 +10,7 @@ use shared::{
 
 /// Lower-case login of the signed-in caller (401 otherwise).
 pub fn me(cx: &Ctx) -> Result<String> {
-    Ok(cx.signed_in()?.user.name.to_lowercase())
+    Ok(shared::name::fold(&cx.signed_in()?.user.name))
 }
 
 /// `{index}` as a number (404 otherwise, as in Gitea).

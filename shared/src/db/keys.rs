@@ -2,6 +2,7 @@
 //! patterns in `docs/data-model.md` can be checked against one file.
 
 use super::{Item, s};
+use crate::name::fold;
 
 /// A primary key.
 pub fn key(pk: &str, sk: &str) -> Item {
@@ -13,7 +14,7 @@ pub const PROFILE: &str = "PROFILE";
 
 /// Users and organisations share one namespace, keyed by lower-case name.
 pub fn owner_pk(name: &str) -> String {
-    format!("OWNER#{}", name.to_lowercase())
+    format!("OWNER#{}", fold(name))
 }
 
 pub fn owner(name: &str) -> Item {
@@ -22,7 +23,7 @@ pub fn owner(name: &str) -> Item {
 
 /// Uniqueness guard for an e-mail address.
 pub fn email(address: &str) -> Item {
-    key(&format!("EMAIL#{}", address.to_lowercase()), "EMAIL")
+    key(&format!("EMAIL#{}", fold(address)), "EMAIL")
 }
 
 /// A token's lookup item, keyed by the SHA-256 of its secret.
@@ -50,17 +51,11 @@ pub fn team(id: i64) -> Item {
 
 /// A team as listed under its organisation (also the unique-name guard).
 pub fn org_team(org: &str, team_name: &str) -> Item {
-    key(
-        &owner_pk(org),
-        &format!("TEAM#{}", team_name.to_lowercase()),
-    )
+    key(&owner_pk(org), &format!("TEAM#{}", fold(team_name)))
 }
 
 pub fn team_member(team_id: i64, user: &str) -> Item {
-    key(
-        &team_pk(team_id),
-        &format!("MEMBER#{}", user.to_lowercase()),
-    )
+    key(&team_pk(team_id), &format!("MEMBER#{}", fold(user)))
 }
 
 /// A user's membership in one team of one organisation, stored under the
@@ -70,7 +65,7 @@ pub fn membership(user: &str, org: &str, team_id: i64) -> Item {
 }
 
 pub fn membership_prefix(org: &str) -> String {
-    format!("MEMBER#{}#", org.to_lowercase())
+    format!("MEMBER#{}#", fold(org))
 }
 
 pub fn membership_sk(org: &str, team_id: i64) -> String {
@@ -79,16 +74,13 @@ pub fn membership_sk(org: &str, team_id: i64) -> String {
 
 /// `blocker` (a user or an organisation) blocks `blocked`.
 pub fn block(blocker: &str, blocked: &str) -> Item {
-    key(
-        &owner_pk(blocker),
-        &format!("BLOCK#{}", blocked.to_lowercase()),
-    )
+    key(&owner_pk(blocker), &format!("BLOCK#{}", fold(blocked)))
 }
 
 /// A repository's settings, under its owner and name (what a path
 /// `/repos/{owner}/{repo}` resolves; renames move only this item).
 pub fn repo_name(owner: &str, repo: &str) -> Item {
-    key(&owner_pk(owner), &format!("REPO#{}", repo.to_lowercase()))
+    key(&owner_pk(owner), &format!("REPO#{}", fold(repo)))
 }
 
 pub const REPO_NAME_PREFIX: &str = "REPO#";
@@ -107,10 +99,7 @@ pub fn repo_stats(id: i64) -> Item {
 pub const ACCESS_PREFIX: &str = "ACCESS#";
 
 pub fn collaborator(repo_id: i64, user: &str) -> Item {
-    key(
-        &repo_pk(repo_id),
-        &format!("ACCESS#USER#{}", user.to_lowercase()),
-    )
+    key(&repo_pk(repo_id), &format!("ACCESS#USER#{}", fold(user)))
 }
 
 /// The user side of a collaboration (repositories a user was given).
@@ -220,7 +209,7 @@ pub fn repos_by_visibility(private: bool) -> String {
 // team's objects are invisible to every other team by construction.
 
 pub fn deploy_team_pk(team: &str) -> String {
-    format!("DTEAM#{}", team.to_lowercase())
+    format!("DTEAM#{}", fold(team))
 }
 
 pub fn deploy(team: &str, sk: &str) -> Item {
@@ -268,20 +257,17 @@ pub const DEPLOYMENT_PREFIX: &str = "DEPLOYMENT#";
 /// One claim item per (team, normalised domain): the set `apps` holds the
 /// applications using it.
 pub fn domain_claim(team: &str, domain: &str) -> Item {
-    key(
-        &format!("DDOMAIN#{}#{domain}", team.to_lowercase()),
-        "DOMAIN",
-    )
+    key(&format!("DDOMAIN#{}#{domain}", fold(team)), "DOMAIN")
 }
 
 /// Index key of one application's deployments (gsi1, newest last).
 pub fn app_deployments_pk(team: &str, app: &str) -> String {
-    format!("DAPPDEPLOY#{}#{app}", team.to_lowercase())
+    format!("DAPPDEPLOY#{}#{app}", fold(team))
 }
 
 /// Index key of a team's queued or running deployments (gsi2).
 pub fn team_queue_pk(team: &str) -> String {
-    format!("DQUEUE#{}", team.to_lowercase())
+    format!("DQUEUE#{}", fold(team))
 }
 
 // --- Requests that carry an `Idempotency-Key`: one item per caller (user

@@ -298,7 +298,7 @@ async fn idempotency_claim(route: &Route, cx: &Ctx) -> Result<Option<idempotency
     // Keys belong to the caller acting for one team: the same user's tokens
     // for two deploy teams do not replay each other's answers.
     let caller = match &me.via {
-        auth::Via::Token { team, .. } => format!("{}:{}", me.user.id, team.to_lowercase()),
+        auth::Via::Token { team, .. } => format!("{}:{}", me.user.id, crate::name::fold(team)),
         auth::Via::Password => me.user.id.to_string(),
     };
     let start = idempotency::start(&cx.db, &cx.config, &caller, key, &fp).await?;

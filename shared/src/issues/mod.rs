@@ -139,9 +139,8 @@ pub fn mentions(text: &str) -> Vec<String> {
             prev = Some(n);
             chars.next();
         }
-        let name = text[start..end]
-            .trim_end_matches(['.', '-', '_'])
-            .to_lowercase();
+        let name = text[start..end].trim_end_matches(['.', '-', '_']);
+        let name = crate::name::fold(name);
         if !name.is_empty() && seen.insert(name.clone()) {
             out.push(name);
             if out.len() == fields::MAX_MENTIONS {

@@ -49,7 +49,7 @@ pub async fn assignees(
     let mut out: Vec<String> = Vec::new();
     for login in logins
         .into_iter()
-        .map(|l| l.trim().to_lowercase())
+        .map(|l| crate::name::fold(l.trim()))
         .filter(|l| !l.is_empty())
     {
         if out.contains(&login) {

@@ -117,7 +117,7 @@ async fn user_filter(db: &Db, q: Params<'_>, name: &str) -> Result<Option<String
     match q.given(name) {
         None => Ok(None),
         Some(login) => match users::get(db, login).await? {
-            Some(u) => Ok(Some(u.name.to_lowercase())),
+            Some(u) => Ok(Some(crate::name::fold(&u.name))),
             None => Err(Error::NoSuchUser(login.to_string())),
         },
     }
@@ -205,7 +205,7 @@ pub async fn search(db: &Db, caller: &Caller, q: Params<'_>, page: Page) -> Resu
     };
     let visible = scope::visible(db, caller, candidates).await?;
 
-    let me = caller.principal().map(|p| p.user.name.to_lowercase());
+    let me = caller.principal().map(|p| crate::name::fold(&p.user.name));
     let mine = |name: &str| me.clone().filter(|_| flag(q.get(name)));
     let mut filter = Filter {
         kinds: match q.get("type") {
@@ -235,7 +235,7 @@ pub async fn search(db: &Db, caller: &Caller, q: Params<'_>, page: Page) -> Resu
                 id: repo.id,
                 full_name: repo.full_name(),
             });
-            if orgs_done.insert(repo.owner.to_lowercase()) {
+            if orgs_done.insert(crate::name::fold(&repo.owner)) {
                 scopes.push(Scope::Org {
                     name: repo.owner.clone(),
                 });

@@ -69,7 +69,7 @@ impl Lookup {
                     .unwrap_or_default();
                 if sk == keys::PROFILE {
                     let u: UserRecord = db::from_item(item)?;
-                    out.users.insert(u.name.to_lowercase(), u);
+                    out.users.insert(crate::name::fold(&u.name), u);
                 } else if sk.starts_with(keys::LABEL_PREFIX) {
                     let l: LabelRecord = db::from_item(item)?;
                     out.labels.insert(l.id, l);
