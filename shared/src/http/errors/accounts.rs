@@ -18,9 +18,10 @@ impl From<E> for Error {
             E::EmailTaken(email) => {
                 Error::Unprocessable(format!("e-mail already in use [email: {email}]"))
             }
-            E::TeamNameTaken { org_id, name } => Error::Unprocessable(format!(
-                "team already exists [org_id: {org_id}, name: {name}]"
-            )),
+            // Gitea adds the organisation's internal id; the name is enough.
+            E::TeamNameTaken { name, .. } => {
+                Error::Unprocessable(format!("team already exists [name: {name}]"))
+            }
             E::NoSuchUser(name) => Error::NotFound(format!("user does not exist [name: {name}]")),
             E::NoSuchOrg(name) => {
                 Error::NotFound(format!("organization does not exist [name: {name}]"))

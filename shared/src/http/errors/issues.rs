@@ -36,7 +36,7 @@ impl From<E> for Error {
                 Error::NotFound(format!("user does not exist [name: {login}]"))
             }
             E::NoSuchOwner(name) => {
-                Error::BadRequest(format!("user does not exist [uid: 0, name: {name}]"))
+                Error::BadRequest(format!("user does not exist [name: {name}]"))
             }
             E::TeamWithoutOwner => Error::BadRequest(
                 "owner organisation is required for filtering on team".into(),
@@ -66,9 +66,9 @@ impl From<E> for Error {
                 "the poster cannot approve or request changes on their own pull request".into(),
             ),
             E::Hidden => Error::not_found(),
-            E::NoSuchIssue { repo_id, index } => Error::NotFound(format!(
-                "issue does not exist [repo_id: {repo_id}, index: {index}]"
-            )),
+            // Gitea's API answers a plain "not found"; the repository's
+            // internal id stays out of the message.
+            E::NoSuchIssue { .. } => Error::not_found(),
             E::ChangedWhileDeleting => {
                 Error::Conflict("the issue changed while it was being deleted; retry".into())
             }

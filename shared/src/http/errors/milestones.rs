@@ -10,9 +10,7 @@ impl From<E> for Error {
                 Error::field("description", format!("must be at most {max} characters"))
             }
             E::DueOn(why) => Error::field("due_on", why),
-            E::NoSuch(name) => {
-                Error::NotFound(format!("milestone does not exist [id: 0, name: {name}]"))
-            }
+            E::NoSuch(name) => Error::NotFound(format!("milestone does not exist [name: {name}]")),
             E::Gone => Error::not_found(),
             E::Db(e) => e.into(),
         }

@@ -46,7 +46,7 @@ mod tests {
                     org_id: 3,
                     name: "devs".into(),
                 }),
-                (422, "team already exists [org_id: 3, name: devs]"),
+                (422, "team already exists [name: devs]"),
             ),
             (
                 seen(A::PasswordTooShort(8)),
