@@ -295,7 +295,7 @@ pub async fn save(
         let mut found = domains::instance_conflicts(config, &new_claims);
         if !found.is_empty() {
             found.extend(domains::conflicts(db, team, Some(&app.uuid), &new_claims).await?);
-            return Err(Error::DomainConflicts(found));
+            return Err(super::DeployError::DomainConflicts(found).into());
         }
     }
     let mut tx = db.tx();
@@ -370,7 +370,7 @@ pub async fn save(
                         "a domain changed hands meanwhile".into(),
                     ))
                 } else {
-                    Err(Error::DomainConflicts(found))
+                    Err(super::DeployError::DomainConflicts(found).into())
                 }
             }
             Some(Part::Quota) => Err(super::quota::full(super::quota::Kind::Applications)),

@@ -15,6 +15,7 @@ pub mod compose;
 pub mod create;
 pub mod deployments;
 pub mod domains;
+mod error;
 pub mod fields;
 pub mod input;
 pub mod patch;
@@ -24,6 +25,8 @@ pub mod quota;
 pub mod servers;
 pub mod ssh_keys;
 pub mod views;
+
+pub use error::Error as DeployError;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 use serde::de::DeserializeOwned;

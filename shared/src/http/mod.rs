@@ -4,6 +4,7 @@
 
 #[cfg(debug_assertions)]
 mod emulator;
+pub mod errors;
 pub mod idempotency;
 pub mod limits;
 pub mod paging;
@@ -12,6 +13,7 @@ pub mod response;
 mod route;
 mod router;
 
+pub use errors::Dialect;
 pub use request::{Ctx, Query};
 pub use response::Response;
 pub use route::{Guard, Limits, Route, Sees};

@@ -4,7 +4,7 @@
 use lambda_http::{Body, http::StatusCode};
 use serde::Serialize;
 
-use crate::error::Dialect;
+use super::errors::Dialect;
 
 pub type Response = lambda_http::Response<Body>;
 
