@@ -6,14 +6,21 @@
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::{
-    Team,
-    apps::{self, AppRecord, Source, Wanted},
-    checks,
-    domains::{self, DomainList},
-    fields::{self, Endpoint, Input, Problems},
+use crate::{
+    Config,
+    db::Db,
+    deploy::{
+        apps::{self, AppRecord, Source, Wanted},
+        error::{Error, Result},
+        model::{
+            self, checks,
+            domains::{self, DomainList},
+            fields::{self, Endpoint},
+            input::{self, Input, Problems},
+        },
+        team::Team,
+    },
 };
-use crate::{Config, Error, Result, db::Db};
 
 /// The 201 body: Coolify's `{uuid, domains}`, plus the queued deployment.
 #[derive(Debug, Serialize)]
@@ -38,16 +45,14 @@ pub async fn create(
     } else {
         checks::git_repository
     };
-    let mut input = fields::parse(body, endpoint, repository)?;
+    let mut input = input::parse(body, endpoint, repository)?;
     let deploy = input.flag("instant_deploy", false);
     if deploy && !team.can_deploy {
-        return Err(Error::Forbidden(
-            "Missing required permissions: deploy".into(),
-        ));
+        return Err(Error::DeployNotAllowed);
     }
     let (source, build_pack) = source_and_pack(endpoint, &input)?;
     let claimed = requested_domains(&input, build_pack)?;
-    let uuid = super::new_uuid();
+    let uuid = model::new_uuid();
     apply_defaults(&mut input, source, &uuid);
     let settings = settings_of(&input);
     basic_auth_complete(&settings)?;
@@ -71,7 +76,7 @@ pub async fn create(
     }
     let mut all = fqdn.clone();
     all.extend(compose);
-    let now = super::timestamp();
+    let now = model::timestamp();
     let app = AppRecord {
         name: input.str("name").unwrap_or_default().to_string(),
         description: input.str("description").map(str::to_string),

@@ -6,15 +6,22 @@
 
 use serde_json::{Map, Value};
 
-use super::{
-    Team,
-    apps::{self, AppRecord, Source, Wanted},
-    checks,
-    create::{basic_auth_complete, compose_domain_list, requested_domains, settings_of},
-    domains::{self, DomainList},
-    fields::{self, Endpoint, Input},
+use crate::{
+    Config,
+    db::Db,
+    deploy::{
+        apps::{self, AppRecord, Source, Wanted},
+        create::{basic_auth_complete, compose_domain_list, requested_domains, settings_of},
+        error::{Error, Result},
+        model::{
+            self, checks,
+            domains::{self, DomainList},
+            fields::Endpoint,
+            input::{self, Input},
+        },
+        team::Team,
+    },
 };
-use crate::{Config, Error, Result, db::Db};
 
 /// Applies `body` to the application `uuid`; retried when another request
 /// changed it in between.
@@ -29,7 +36,7 @@ pub async fn patch(
     loop {
         let old = apps::get(db, team, uuid).await?;
         match apply(db, config, team, &old, body.clone()).await {
-            Err(Error::Conflict(_)) if attempt < 3 => attempt += 1,
+            Err(Error::Changed(_)) if attempt < 3 => attempt += 1,
             other => return other,
         }
     }
@@ -47,12 +54,10 @@ async fn apply(
     } else {
         checks::git_repository
     };
-    let input = fields::parse(body, Endpoint::Patch, repository)?;
+    let input = input::parse(body, Endpoint::Patch, repository)?;
     let deploy = input.flag("instant_deploy", false);
     if deploy && !team.can_deploy {
-        return Err(Error::Forbidden(
-            "Missing required permissions: deploy".into(),
-        ));
+        return Err(Error::DeployNotAllowed);
     }
     let build_pack = match input.str("build_pack") {
         Some(b) if b != old.build_pack && !is_git(old.source) => {
@@ -104,7 +109,7 @@ async fn apply(
         fqdn: fqdn.fqdn(),
         settings,
         version: old.version + 1,
-        updated_at: super::timestamp(),
+        updated_at: model::timestamp(),
         ..old.clone()
     };
     let mut all = fqdn;

@@ -3,12 +3,17 @@
 //! and never shown. It refers to a deploy key, counted on the key.
 
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
-use super::{Team, body::Body, item, ssh_keys, timestamp};
 use crate::{
-    Error, Result,
     db::{Db, Item, keys},
+    deploy::{
+        error::{Error, Result},
+        model::{self, body::Body, timestamp},
+        ssh_keys,
+        store::{self, item, quota},
+        team::Team,
+    },
 };
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -66,7 +71,7 @@ pub fn parse_new(map: Map<String, Value>) -> Result<ProviderAppRecord> {
     b.finish()?;
     let now = timestamp();
     Ok(ProviderAppRecord {
-        uuid: super::new_uuid(),
+        uuid: model::new_uuid(),
         name: name.unwrap_or_default(),
         organization,
         api_url: api_url.unwrap_or_default(),
@@ -87,50 +92,30 @@ pub fn parse_new(map: Map<String, Value>) -> Result<ProviderAppRecord> {
 pub async fn create(db: &Db, team: &Team, app: &ProviderAppRecord) -> Result<()> {
     let mut tx = db.tx();
     tx.put_if_absent(item(team, &sk(&app.uuid), "provider_app", app)?)?;
-    super::add_ref(&mut tx, ssh_keys::key_of(team, &app.private_key_uuid))?;
-    let counted = super::quota::add(&mut tx, team, super::quota::Kind::ProviderApps)?;
+    store::add_ref(&mut tx, ssh_keys::key_of(team, &app.private_key_uuid))?;
+    let counted = quota::add(&mut tx, team, quota::Kind::ProviderApps)?;
     match db.transact(tx).await {
         Ok(()) => Ok(()),
         Err(e) if e.failed_condition() == Some(1) => {
             Err(Error::field("private_key_uuid", "Private Key not found."))
         }
         Err(e) if e.failed_condition() == Some(counted) => {
-            Err(super::quota::full(super::quota::Kind::ProviderApps))
+            Err(Error::QuotaFull(quota::Kind::ProviderApps))
         }
         Err(e) => Err(e.into()),
     }
 }
 
 pub async fn get(db: &Db, team: &Team, uuid: &str) -> Result<Option<ProviderAppRecord>> {
-    match super::parse_uuid(uuid) {
-        Some(u) => super::get(db, team, &sk(&u)).await,
+    match model::parse_uuid(uuid) {
+        Some(u) => store::get(db, team, &sk(&u)).await,
         None => Ok(None),
     }
 }
 
 pub async fn list(db: &Db, team: &Team) -> Result<Vec<ProviderAppRecord>> {
     let mut all: Vec<ProviderAppRecord> =
-        super::list(db, team, keys::PROVIDER_APP_PREFIX, "provider_app").await?;
+        store::list(db, team, keys::PROVIDER_APP_PREFIX, "provider_app").await?;
     all.sort_by(|a, b| a.name.cmp(&b.name).then(a.uuid.cmp(&b.uuid)));
     Ok(all)
-}
-
-/// The app without its secrets.
-pub fn view(a: &ProviderAppRecord) -> Value {
-    json!({
-        "uuid": a.uuid,
-        "name": a.name,
-        "organization": a.organization,
-        "api_url": a.api_url,
-        "html_url": a.html_url,
-        "custom_user": a.custom_user,
-        "custom_port": a.custom_port,
-        "app_id": a.app_id,
-        "installation_id": a.installation_id,
-        "client_id": a.client_id,
-        "private_key_uuid": a.private_key_uuid,
-        "is_system_wide": false,
-        "created_at": a.created_at,
-        "updated_at": a.updated_at,
-    })
 }

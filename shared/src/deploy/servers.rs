@@ -6,10 +6,15 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::{Team, body::Body, domains::DomainList, item, ssh_keys, timestamp};
 use crate::{
-    Error, Result,
     db::{self, Db, keys},
+    deploy::{
+        error::{Error, Object, Result},
+        model::{self, body::Body, domains::DomainList, timestamp},
+        ssh_keys,
+        store::{self, item, quota},
+        team::Team,
+    },
 };
 
 pub const PROXY_TYPES: &[&str] = &["traefik", "caddy", "none"];
@@ -104,7 +109,7 @@ pub fn parse(map: Map<String, Value>, old: Option<&ServerRecord>) -> Result<Serv
     b.finish()?;
     let now = timestamp();
     let base = old.cloned().unwrap_or_else(|| ServerRecord {
-        uuid: super::new_uuid(),
+        uuid: model::new_uuid(),
         name: String::new(),
         description: None,
         ip: String::new(),
@@ -172,7 +177,7 @@ fn key_missing() -> Error {
 pub async fn create(db: &Db, team: &Team, server: ServerRecord) -> Result<ServerRecord> {
     let now = timestamp();
     let destination = DestinationRecord {
-        uuid: super::new_uuid(),
+        uuid: model::new_uuid(),
         name: "default".into(),
         network: "default".into(),
         server_uuid: server.uuid.clone(),
@@ -183,13 +188,13 @@ pub async fn create(db: &Db, team: &Team, server: ServerRecord) -> Result<Server
     it.insert(DESTINATIONS.into(), db::n(1));
     tx.put_if_absent(it)?;
     push_destination(&mut tx, team, &destination)?;
-    super::add_ref(&mut tx, ssh_keys::key_of(team, &server.private_key_uuid))?;
-    let counted = super::quota::add(&mut tx, team, super::quota::Kind::Servers)?;
+    store::add_ref(&mut tx, ssh_keys::key_of(team, &server.private_key_uuid))?;
+    let counted = quota::add(&mut tx, team, quota::Kind::Servers)?;
     match db.transact(tx).await {
         Ok(()) => Ok(server),
         Err(e) if e.failed_condition() == Some(3) => Err(key_missing()),
         Err(e) if e.failed_condition() == Some(counted) => {
-            Err(super::quota::full(super::quota::Kind::Servers))
+            Err(Error::QuotaFull(quota::Kind::Servers))
         }
         Err(e) => Err(e.into()),
     }
@@ -215,15 +220,13 @@ pub async fn update(
         &[(":seen", db::s(&old.updated_at))],
     )?;
     if old.private_key_uuid != new.private_key_uuid {
-        super::add_ref(&mut tx, ssh_keys::key_of(team, &new.private_key_uuid))?;
-        super::drop_ref(&mut tx, ssh_keys::key_of(team, &old.private_key_uuid))?;
+        store::add_ref(&mut tx, ssh_keys::key_of(team, &new.private_key_uuid))?;
+        store::drop_ref(&mut tx, ssh_keys::key_of(team, &old.private_key_uuid))?;
     }
     match db.transact(tx).await {
         Ok(()) => Ok(new),
         Err(e) => match e.failed_condition() {
-            Some(0) => Err(Error::Conflict(
-                "The server was changed by another request; retry.".into(),
-            )),
+            Some(0) => Err(Error::Changed(Object::Server)),
             Some(1) => Err(key_missing()),
             _ => Err(e.into()),
         },
@@ -231,14 +234,14 @@ pub async fn update(
 }
 
 pub async fn list(db: &Db, team: &Team) -> Result<Vec<ServerRecord>> {
-    let mut all: Vec<ServerRecord> = super::list(db, team, keys::SERVER_PREFIX, "server").await?;
+    let mut all: Vec<ServerRecord> = store::list(db, team, keys::SERVER_PREFIX, "server").await?;
     all.sort_by(|a, b| a.name.cmp(&b.name).then(a.uuid.cmp(&b.uuid)));
     Ok(all)
 }
 
 /// A server with its destinations, in one query.
 pub async fn load(db: &Db, team: &Team, uuid: &str) -> Result<Option<Server>> {
-    let Some(uuid) = super::parse_uuid(uuid) else {
+    let Some(uuid) = model::parse_uuid(uuid) else {
         return Ok(None);
     };
     let items = db
@@ -264,6 +267,13 @@ pub async fn load(db: &Db, team: &Team, uuid: &str) -> Result<Option<Server>> {
     }))
 }
 
+/// One of the team's servers, or the 404.
+pub async fn find(db: &Db, team: &Team, uuid: &str) -> Result<Server> {
+    load(db, team, uuid)
+        .await?
+        .ok_or(Error::NotFound(Object::Server))
+}
+
 pub async fn add_destination(
     db: &Db,
     team: &Team,
@@ -286,17 +296,16 @@ pub async fn add_destination(
     b.finish()?;
     let network = network.unwrap_or_default();
     if server.destinations.iter().any(|d| d.network == network) {
-        return Err(Error::Conflict(format!(
-            "A destination with network {network} already exists on this server."
-        )));
+        return Err(Error::NetworkExists(network));
     }
     if server.destinations.len() >= MAX_DESTINATIONS {
-        return Err(Error::BadRequest(format!(
-            "A server can have at most {MAX_DESTINATIONS} destinations."
-        )));
+        return Err(Error::TooManyChildren {
+            parent: Object::Server,
+            max: MAX_DESTINATIONS,
+        });
     }
     let d = DestinationRecord {
-        uuid: super::new_uuid(),
+        uuid: model::new_uuid(),
         name: name.unwrap_or_default(),
         network,
         server_uuid: server.server.uuid.clone(),
@@ -304,19 +313,17 @@ pub async fn add_destination(
     };
     let mut tx = db.tx();
     let parent = team.key(&keys::server_sk(&d.server_uuid));
-    super::add_child(&mut tx, parent.clone(), DESTINATIONS, MAX_DESTINATIONS)?;
+    store::add_child(&mut tx, parent.clone(), DESTINATIONS, MAX_DESTINATIONS)?;
     push_destination(&mut tx, team, &d)?;
     match db.transact(tx).await {
         Ok(()) => Ok(d),
         Err(e) => match e.failed_condition() {
-            Some(0) if db.get(parent).await?.is_some() => Err(Error::BadRequest(format!(
-                "A server can have at most {MAX_DESTINATIONS} destinations."
-            ))),
-            Some(0) => Err(Error::NotFound("Server not found.".into())),
-            Some(_) => Err(Error::Conflict(format!(
-                "A destination with network {} already exists on this server.",
-                d.network
-            ))),
+            Some(0) if db.get(parent).await?.is_some() => Err(Error::TooManyChildren {
+                parent: Object::Server,
+                max: MAX_DESTINATIONS,
+            }),
+            Some(0) => Err(Error::NotFound(Object::Server)),
+            Some(_) => Err(Error::NetworkExists(d.network)),
             None => Err(e.into()),
         },
     }
@@ -335,9 +342,9 @@ fn push_destination(tx: &mut db::Tx, team: &Team, d: &DestinationRecord) -> Resu
 }
 
 /// Deletes a server, unless an application runs on it, and its
-/// destinations (see [`super::delete_family`]); its key counts one user less.
+/// destinations (see [`store::delete_family`]); its key counts one user less.
 pub async fn delete(db: &Db, team: &Team, server: &Server) -> Result<()> {
-    let family = |s: &Server| super::Family {
+    let family = |s: &Server| store::Family {
         count: Some((DESTINATIONS, s.destinations.len())),
         children: s
             .destinations
@@ -351,25 +358,16 @@ pub async fn delete(db: &Db, team: &Team, server: &Server) -> Result<()> {
             .collect(),
         refers_to: vec![ssh_keys::key_of(team, &s.server.private_key_uuid)],
         updated_at: Some(s.server.updated_at.clone()),
-        counted: Some(super::quota::Kind::Servers),
+        counted: Some(quota::Kind::Servers),
     };
     let uuid = &server.server.uuid;
-    super::delete_family(
+    store::delete_family(
         db,
         team,
         team.key(&keys::server_sk(uuid)),
         family(server),
         || async { Ok(load(db, team, uuid).await?.as_ref().map(family)) },
-        super::Refusals {
-            in_use: "Server has resources, so you need to delete them before.",
-            gone: "Server not found.",
-        },
+        Object::Server,
     )
     .await
-}
-
-pub fn view(s: &Server) -> Value {
-    let mut v = serde_json::to_value(&s.server).unwrap_or_default();
-    v["destinations"] = serde_json::to_value(&s.destinations).unwrap_or_default();
-    v
 }

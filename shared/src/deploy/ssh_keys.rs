@@ -5,13 +5,17 @@
 
 use base64::{Engine, engine::general_purpose::STANDARD, engine::general_purpose::STANDARD_NO_PAD};
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
-use super::{Team, body::Body, item, timestamp};
 use crate::{
-    Result,
     db::{Db, Item, keys},
+    deploy::{
+        error::{Error, Object, Result},
+        model::{self, body::Body, timestamp},
+        store::{self, item, quota},
+        team::Team,
+    },
 };
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -46,7 +50,7 @@ pub fn parse_new(map: Map<String, Value>) -> Result<KeyRecord> {
     let der = check_pem(&pem).unwrap_or_default();
     let now = timestamp();
     Ok(KeyRecord {
-        uuid: super::new_uuid(),
+        uuid: model::new_uuid(),
         name: name.unwrap_or_default(),
         description,
         digest: format!("SHA256:{}", STANDARD_NO_PAD.encode(Sha256::digest(&der))),
@@ -90,52 +94,34 @@ fn check_pem(pem: &str) -> Result<Vec<u8>, String> {
 pub async fn create(db: &Db, team: &Team, key: &KeyRecord) -> Result<()> {
     let mut tx = db.tx();
     tx.put_if_absent(item(team, &sk(&key.uuid), "ssh_key", key)?)?;
-    let counted = super::quota::add(&mut tx, team, super::quota::Kind::Keys)?;
+    let counted = quota::add(&mut tx, team, quota::Kind::Keys)?;
     match db.transact(tx).await {
         Ok(()) => Ok(()),
-        Err(e) if e.failed_condition() == Some(counted) => {
-            Err(super::quota::full(super::quota::Kind::Keys))
-        }
+        Err(e) if e.failed_condition() == Some(counted) => Err(Error::QuotaFull(quota::Kind::Keys)),
         Err(e) => Err(e.into()),
     }
 }
 
 pub async fn get(db: &Db, team: &Team, uuid: &str) -> Result<Option<KeyRecord>> {
-    match super::parse_uuid(uuid) {
-        Some(u) => super::get(db, team, &sk(&u)).await,
+    match model::parse_uuid(uuid) {
+        Some(u) => store::get(db, team, &sk(&u)).await,
         None => Ok(None),
     }
 }
 
+/// One of the team's keys, or the 404.
+pub async fn find(db: &Db, team: &Team, uuid: &str) -> Result<KeyRecord> {
+    get(db, team, uuid)
+        .await?
+        .ok_or(Error::NotFound(Object::PrivateKey))
+}
+
 pub async fn list(db: &Db, team: &Team) -> Result<Vec<KeyRecord>> {
-    let mut all: Vec<KeyRecord> = super::list(db, team, keys::SSH_KEY_PREFIX, "ssh_key").await?;
+    let mut all: Vec<KeyRecord> = store::list(db, team, keys::SSH_KEY_PREFIX, "ssh_key").await?;
     all.sort_by(|a, b| a.name.cmp(&b.name).then(a.uuid.cmp(&b.uuid)));
     Ok(all)
 }
 
 pub async fn delete(db: &Db, team: &Team, uuid: &str) -> Result<()> {
-    super::delete_resource(
-        db,
-        team,
-        &sk(uuid),
-        super::quota::Kind::Keys,
-        super::Refusals {
-            in_use: "Private Key is in use by a server, an application or a provider app.",
-            gone: "Private Key not found.",
-        },
-    )
-    .await
-}
-
-/// The key without its secret.
-pub fn view(k: &KeyRecord) -> Value {
-    json!({
-        "uuid": k.uuid,
-        "name": k.name,
-        "description": k.description,
-        "digest": k.digest,
-        "is_git_related": false,
-        "created_at": k.created_at,
-        "updated_at": k.updated_at,
-    })
+    store::delete_resource(db, team, &sk(uuid), quota::Kind::Keys, Object::PrivateKey).await
 }

@@ -1,4 +1,5 @@
-//! The Application record as list, get and PATCH return it: Coolify's
+//! The Coolify JSON of each deploy record. The Application record as
+//! list, get and PATCH return it: Coolify's
 //! record names (its domains in `fqdn`), the seed's names for the renamed
 //! fields, every stored setting with Coolify's defaults for the unset ones,
 //! and the placement by uuid. Secrets only for `read:sensitive` or `root`.
@@ -6,8 +7,14 @@
 use serde_json::{Map, Value, json};
 
 use super::{
-    apps::AppRecord,
-    fields::{FIELDS, Kind, Role},
+    model::{
+        app::AppRecord,
+        fields::{self, FIELDS, Kind, Role},
+    },
+    projects::Project,
+    provider_apps::ProviderAppRecord,
+    servers::Server,
+    ssh_keys::KeyRecord,
 };
 
 /// Coolify's column default of a setting the client never set.
@@ -37,7 +44,7 @@ fn default_of(name: &str) -> Value {
         | "is_container_label_escape_enabled" => {
             json!(true)
         }
-        _ => match super::fields::field(name).map(|f| f.kind) {
+        _ => match fields::field(name).map(|f| f.kind) {
             Some(Kind::Bool) => json!(false),
             _ => Value::Null,
         },
@@ -106,4 +113,50 @@ pub fn application(app: &AppRecord, sensitive: bool) -> Value {
         out.insert("private_key_uuid".into(), json!(app.private_key_uuid));
     }
     Value::Object(out)
+}
+
+/// The project as Coolify shows it, with its environments.
+pub fn project(p: &Project) -> Value {
+    let mut v = serde_json::to_value(&p.project).unwrap_or_default();
+    v["environments"] = serde_json::to_value(&p.environments).unwrap_or_default();
+    v
+}
+
+pub fn server(s: &Server) -> Value {
+    let mut v = serde_json::to_value(&s.server).unwrap_or_default();
+    v["destinations"] = serde_json::to_value(&s.destinations).unwrap_or_default();
+    v
+}
+
+/// The app without its secrets.
+pub fn provider_app(a: &ProviderAppRecord) -> Value {
+    json!({
+        "uuid": a.uuid,
+        "name": a.name,
+        "organization": a.organization,
+        "api_url": a.api_url,
+        "html_url": a.html_url,
+        "custom_user": a.custom_user,
+        "custom_port": a.custom_port,
+        "app_id": a.app_id,
+        "installation_id": a.installation_id,
+        "client_id": a.client_id,
+        "private_key_uuid": a.private_key_uuid,
+        "is_system_wide": false,
+        "created_at": a.created_at,
+        "updated_at": a.updated_at,
+    })
+}
+
+/// The key without its secret.
+pub fn key(k: &KeyRecord) -> Value {
+    json!({
+        "uuid": k.uuid,
+        "name": k.name,
+        "description": k.description,
+        "digest": k.digest,
+        "is_git_related": false,
+        "created_at": k.created_at,
+        "updated_at": k.updated_at,
+    })
 }

@@ -12,9 +12,11 @@ mod request;
 pub mod response;
 mod route;
 mod router;
+pub mod team;
 
 pub use errors::Dialect;
 pub use request::{Ctx, Query};
 pub use response::Response;
 pub use route::{Guard, Limits, Route, Sees};
 pub use router::{App, BoxFuture, PathRouter, Service, handle, run};
+pub use team::deploy_team;

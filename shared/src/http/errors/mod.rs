@@ -106,7 +106,7 @@ impl Error {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::http::response::body_json;
 

@@ -6,11 +6,9 @@
 //! condition that a create stays within the limit.
 
 use crate::{
-    Error,
     db::{self, DbError, Tx},
+    deploy::team::Team,
 };
-
-use super::Team;
 
 /// Most objects of one kind per team.
 pub const MAX_PER_TEAM: i64 = 1000;
@@ -84,12 +82,4 @@ pub fn remove(tx: &mut Tx, team: &Team, kind: Kind) -> Result<(), DbError> {
         &[(":minus", db::n(-1))],
     )?;
     Ok(())
-}
-
-/// The 400 for a create past the limit.
-pub fn full(kind: Kind) -> Error {
-    Error::BadRequest(format!(
-        "The team already has {MAX_PER_TEAM} {}; delete some first.",
-        kind.attribute().replace('_', " ")
-    ))
 }

@@ -3,7 +3,6 @@
 //! requires and accepts. `input` reads a body against it.
 
 use super::checks::{self, Check, compose_yaml, not_blank};
-pub use super::input::{Input, Problems, parse};
 
 /// The JSON shape a field takes.
 #[derive(Clone, Copy, Debug)]

@@ -10,9 +10,10 @@ use serde_json::{Map, Value};
 
 use super::{
     checks::Check,
+    domains::{DomainList, MAX_DOMAINS},
     fields::{ALIASES, Endpoint, Field, Kind, Role, field},
 };
-use crate::{Error, Result};
+use crate::deploy::error::{Error, Result};
 use Kind::*;
 
 /// A body that passed every field rule: canonical names, decoded text.
@@ -76,7 +77,7 @@ impl Problems {
         if self.0.is_empty() {
             Ok(())
         } else {
-            Err(Error::Validation(self.0))
+            Err(Error::Invalid(self.0))
         }
     }
 }
@@ -250,10 +251,10 @@ fn compose_domains(value: Value) -> Result<Value, Vec<String>> {
         };
     };
     let mut errors = Vec::new();
-    if items.len() > super::domains::MAX_DOMAINS {
+    if items.len() > MAX_DOMAINS {
         errors.push(format!(
             "The docker compose domains field must not have more than {} items.",
-            super::domains::MAX_DOMAINS
+            MAX_DOMAINS
         ));
     }
     for item in items {
@@ -271,7 +272,7 @@ fn compose_domains(value: Value) -> Result<Value, Vec<String>> {
         match obj.get("domain") {
             None | Some(Value::Null) => {}
             Some(Value::String(d)) => {
-                if let Err(e) = super::domains::DomainList::parse(d) {
+                if let Err(e) = DomainList::parse(d) {
                     errors.extend(e);
                 }
             }
@@ -290,7 +291,7 @@ fn compose_domains(value: Value) -> Result<Value, Vec<String>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::deploy::checks;
+    use crate::deploy::model::checks;
     use serde_json::json;
 
     fn errors(body: Value, endpoint: Endpoint) -> BTreeMap<String, Vec<String>> {
@@ -299,7 +300,7 @@ mod tests {
             endpoint,
             checks::git_repository,
         ) {
-            Err(Error::Validation(e)) => e,
+            Err(Error::Invalid(e)) => e,
             other => panic!("expected a validation error, got {other:?}"),
         }
     }
