@@ -248,12 +248,11 @@ pub fn basic_auth_complete(settings: &Map<String, Value>) -> Result<()> {
     problems.into_result()
 }
 
-/// The settings stored with the application: every setting sent, minus
-/// what the record holds in its own attributes.
+/// The settings stored with the application: every setting sent (the
+/// record holds placements and attributes on their own).
 pub fn settings_of(input: &Input) -> Map<String, Value> {
     input
         .settings()
-        .filter(|(k, _)| !matches!(*k, "name" | "description" | "build_pack" | "domains"))
         .map(|(k, v)| (k.to_string(), v.clone()))
         .collect()
 }

@@ -58,10 +58,7 @@ pub fn queue(
         server_uuid: app.server_uuid.clone(),
         destination_uuid: app.destination_uuid.clone(),
         status: "queued".into(),
-        commit: app
-            .setting_str("git_commit_sha")
-            .unwrap_or("HEAD")
-            .to_string(),
+        commit: app.commit().to_string(),
         force_rebuild: false,
         is_api: true,
         pull_request_id: 0,

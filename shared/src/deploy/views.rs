@@ -9,7 +9,7 @@ use serde_json::{Map, Value, json};
 use super::{
     model::{
         app::AppRecord,
-        fields::{self, FIELDS, Kind, Role},
+        fields::{FIELDS, Role},
     },
     projects::Project,
     provider_apps::ProviderAppRecord,
@@ -17,54 +17,18 @@ use super::{
     ssh_keys::KeyRecord,
 };
 
-/// Coolify's column default of a setting the client never set.
-fn default_of(name: &str) -> Value {
-    match name {
-        "git_commit_sha" => json!("HEAD"),
-        "static_image" => json!("nginx:alpine"),
-        "base_directory" => json!("/"),
-        "health_check_path" => json!("/"),
-        "health_check_host" => json!("localhost"),
-        "health_check_method" => json!("GET"),
-        "health_check_return_code" => json!(200),
-        "health_check_scheme" => json!("http"),
-        "health_check_type" => json!("http"),
-        "health_check_interval" | "health_check_timeout" | "health_check_start_period" => json!(5),
-        "health_check_retries" => json!(10),
-        "limits_memory" | "limits_memory_swap" | "limits_memory_reservation" | "limits_cpus" => {
-            json!("0")
-        }
-        "limits_memory_swappiness" => json!(60),
-        "limits_cpu_shares" => json!(1024),
-        "redirect" => json!("both"),
-        "docker_compose_location" => json!("/docker-compose.yaml"),
-        "dockerfile_location" => json!("/Dockerfile"),
-        "is_auto_deploy_enabled"
-        | "is_force_https_enabled"
-        | "is_container_label_escape_enabled" => {
-            json!(true)
-        }
-        _ => match fields::field(name).map(|f| f.kind) {
-            Some(Kind::Bool) => json!(false),
-            _ => Value::Null,
-        },
-    }
-}
-
 /// The record for a caller; `sensitive` shows the secrets.
 pub fn application(app: &AppRecord, sensitive: bool) -> Value {
     let mut out = Map::new();
     for f in FIELDS.iter().filter(|f| f.role == Role::Setting) {
-        if f.secret && !sensitive
-            || matches!(f.name, "domains" | "name" | "description" | "build_pack")
-        {
+        if f.secret && !sensitive {
             continue;
         }
         let value = app
             .settings
             .get(f.name)
             .cloned()
-            .unwrap_or_else(|| default_of(f.name));
+            .unwrap_or_else(|| f.unset.value());
         out.insert(f.name.to_string(), value);
     }
     // Coolify keeps compose domains as a JSON text of {service: {domain}}.

@@ -4,6 +4,8 @@
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
+use super::fields;
+
 /// How the application gets its code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
@@ -68,5 +70,12 @@ mod json_text {
 impl AppRecord {
     pub fn setting_str(&self, name: &str) -> Option<&str> {
         self.settings.get(name).and_then(Value::as_str)
+    }
+
+    /// The commit a deployment builds: the one set, else the field's
+    /// default (`HEAD`).
+    pub fn commit(&self) -> &str {
+        self.setting_str("git_commit_sha")
+            .unwrap_or_else(|| fields::unset_text("git_commit_sha"))
     }
 }

@@ -1,6 +1,14 @@
-//! The one field table of the application endpoints: each field's JSON
-//! shape, length, format rule and role, and which fields each endpoint
-//! requires and accepts. `input` reads a body against it.
+//! The one table of application fields. Each row is complete: the
+//! field's JSON shape and bounds, its format rule, where it is stored, the
+//! default shown while it is unset, which endpoints accept it and which
+//! require it. `input` reads every application body against it; `views`
+//! shows the settings from it. To add a field to an endpoint, add that
+//! endpoint to the field's `on(...)`.
+//!
+//! Values the creates generate when a field is left out (names, ports,
+//! image tags, webhook secrets) are rules, in `app.rs` (`apply_defaults`).
+
+use serde_json::{Value, json};
 
 use super::checks::{self, Check, compose_yaml, not_blank};
 
@@ -32,25 +40,113 @@ pub enum Kind {
 pub enum Role {
     /// A reference or placement (stored as the record's own attributes).
     Placement,
+    /// Stored as the record's own attribute and shown under its own name
+    /// (`name`, `description`, `domains` as `fqdn`, `build_pack`).
+    Attribute,
     /// A setting stored with the application and shown in its record.
     Setting,
     /// Steers the request only (`instant_deploy`, `force_domain_override`).
     Flag,
 }
 
+/// What the record shows for a setting never set (Coolify's column
+/// default).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unset {
+    Null,
+    Flag(bool),
+    Int(i64),
+    Text(&'static str),
+}
+
+impl Unset {
+    pub fn value(self) -> Value {
+        match self {
+            Unset::Null => Value::Null,
+            Unset::Flag(b) => json!(b),
+            Unset::Int(n) => json!(n),
+            Unset::Text(s) => json!(s),
+        }
+    }
+}
+
+/// The operation a body is checked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Endpoint {
+    Public,
+    ProviderApp,
+    DeployKey,
+    Dockerfile,
+    DockerImage,
+    DockerCompose,
+    Patch,
+}
+
+impl Endpoint {
+    pub const ALL: [Endpoint; 7] = [
+        Endpoint::Public,
+        Endpoint::ProviderApp,
+        Endpoint::DeployKey,
+        Endpoint::Dockerfile,
+        Endpoint::DockerImage,
+        Endpoint::DockerCompose,
+        Endpoint::Patch,
+    ];
+
+    /// This endpoint's bit in a row's sets.
+    const fn bit(self) -> u8 {
+        1 << self as u8
+    }
+
+    /// Whether a body for this endpoint may carry the field `name`.
+    pub fn accepts(self, name: &str) -> bool {
+        field(name).is_some_and(|f| f.on & self.bit() != 0)
+    }
+
+    /// The fields a body for this endpoint must carry (either environment
+    /// field will do; that rule is checked on its own).
+    pub fn required(self) -> impl Iterator<Item = &'static Field> {
+        FIELDS.iter().filter(move |f| f.required & self.bit() != 0)
+    }
+
+    pub fn requires(self, field: &Field) -> bool {
+        field.required & self.bit() != 0
+    }
+}
+
+/// Sets of endpoints, for the rows' `on` and `required`.
+const PUBLIC: u8 = Endpoint::Public.bit();
+const PROVIDER_APP: u8 = Endpoint::ProviderApp.bit();
+const DEPLOY_KEY: u8 = Endpoint::DeployKey.bit();
+const DOCKERFILE: u8 = Endpoint::Dockerfile.bit();
+const DOCKER_IMAGE: u8 = Endpoint::DockerImage.bit();
+const DOCKER_COMPOSE: u8 = Endpoint::DockerCompose.bit();
+const PATCH: u8 = Endpoint::Patch.bit();
+/// The three creates from a git repository.
+const GIT: u8 = PUBLIC | PROVIDER_APP | DEPLOY_KEY;
+/// The six creates.
+const CREATES: u8 = GIT | DOCKERFILE | DOCKER_IMAGE | DOCKER_COMPOSE;
+const ALL: u8 = CREATES | PATCH;
+/// Every endpoint of a built or pulled container: all but the compose
+/// create.
+const BUILDS: u8 = ALL & !DOCKER_COMPOSE;
+
 #[derive(Clone, Copy, Debug)]
 pub struct Field {
     pub name: &'static str,
     pub kind: Kind,
     pub role: Role,
-    /// Longest accepted string, in characters.
+    /// Longest accepted string, in characters (texts: bytes).
     pub max: usize,
     pub check: Option<Check>,
     /// Shown only to tokens with `read:sensitive` or `root`.
     pub secret: bool,
-    /// Coolify's PATCH accepts it, the seed's tables do not list it: PATCH
-    /// takes it, the creates do not.
-    pub patch_only: bool,
+    /// Shown while unset.
+    pub unset: Unset,
+    /// The endpoints that accept it.
+    on: u8,
+    /// The endpoints that require it.
+    required: u8,
 }
 
 const fn f(name: &'static str, kind: Kind) -> Field {
@@ -61,7 +157,12 @@ const fn f(name: &'static str, kind: Kind) -> Field {
         max: 255,
         check: None,
         secret: false,
-        patch_only: false,
+        unset: match kind {
+            Kind::Bool => Unset::Flag(false),
+            _ => Unset::Null,
+        },
+        on: 0,
+        required: 0,
     }
 }
 
@@ -82,12 +183,32 @@ impl Field {
         self.role = Role::Placement;
         self
     }
+    const fn attribute(mut self) -> Self {
+        self.role = Role::Attribute;
+        self
+    }
     const fn flag(mut self) -> Self {
         self.role = Role::Flag;
         self
     }
-    const fn patch_only(mut self) -> Self {
-        self.patch_only = true;
+    const fn on(mut self, endpoints: u8) -> Self {
+        self.on = endpoints;
+        self
+    }
+    const fn required(mut self, endpoints: u8) -> Self {
+        self.required = endpoints;
+        self
+    }
+    const fn or_text(mut self, default: &'static str) -> Self {
+        self.unset = Unset::Text(default);
+        self
+    }
+    const fn or_int(mut self, default: i64) -> Self {
+        self.unset = Unset::Int(default);
+        self
+    }
+    const fn or_flag(mut self, default: bool) -> Self {
+        self.unset = Unset::Flag(default);
         self
     }
 
@@ -105,123 +226,234 @@ const COMMAND_MAX: usize = 1000;
 
 /// Every writable field, in the seed's order, then Coolify's PATCH extras.
 pub const FIELDS: &[Field] = &[
-    f("project_uuid", Str).placement(),
-    f("server_uuid", Str).placement(),
-    f("environment_name", OptStr).placement(),
-    f("environment_uuid", OptStr).placement(),
-    f("destination_uuid", Str).placement(),
-    f("name", Str),
-    f("description", OptStr).max(2000),
-    f("domains", OptStr).max(4096),
-    f("provider_app_uuid", Str).placement(),
-    f("private_key_uuid", Str).placement().secret(),
+    f("project_uuid", Str).placement().on(ALL).required(CREATES),
+    f("server_uuid", Str).placement().on(ALL).required(CREATES),
+    f("environment_name", OptStr).placement().on(ALL),
+    f("environment_uuid", OptStr).placement().on(ALL),
+    f("destination_uuid", Str).placement().on(ALL),
+    f("name", Str).on(ALL).attribute(),
+    f("description", OptStr).max(2000).on(ALL).attribute(),
+    f("domains", OptStr).max(4096).on(BUILDS).attribute(),
+    f("provider_app_uuid", Str)
+        .placement()
+        .on(PROVIDER_APP | PATCH)
+        .required(PROVIDER_APP),
+    f("private_key_uuid", Str)
+        .placement()
+        .secret()
+        .on(DEPLOY_KEY)
+        .required(DEPLOY_KEY),
     // git_repository's format depends on the source: see `parse`.
-    f("git_repository", Str).max(1000),
-    f("git_branch", Str).check(checks::git_branch),
-    f("git_commit_sha", Str).check(checks::commit_sha),
-    f("docker_registry_image_name", OptStr).check(checks::image_name),
-    f("docker_registry_image_tag", OptStr).check(checks::image_tag),
+    f("git_repository", Str)
+        .max(1000)
+        .on(GIT | PATCH)
+        .required(GIT),
+    f("git_branch", Str)
+        .check(checks::git_branch)
+        .on(GIT | PATCH)
+        .required(GIT),
+    f("git_commit_sha", Str)
+        .check(checks::commit_sha)
+        .on(GIT | PATCH)
+        .or_text("HEAD"),
+    f("docker_registry_image_name", OptStr)
+        .check(checks::image_name)
+        .on(BUILDS)
+        .required(DOCKER_IMAGE),
+    f("docker_registry_image_tag", OptStr)
+        .check(checks::image_tag)
+        .on(BUILDS),
     f("dockerfile", Text)
         .max(TEXT_MAX)
         .secret()
-        .check(not_blank),
-    f("docker_compose_location", OptStr).check(checks::file_path),
+        .check(not_blank)
+        .on(GIT | DOCKERFILE)
+        .required(DOCKERFILE),
+    f("docker_compose_location", OptStr)
+        .check(checks::file_path)
+        .on(GIT | PATCH)
+        .or_text("/docker-compose.yaml"),
     f("docker_compose_raw", Text)
         .max(TEXT_MAX)
         .secret()
-        .check(compose_yaml),
+        .check(compose_yaml)
+        .on(GIT | DOCKER_COMPOSE)
+        .required(DOCKER_COMPOSE),
     f("docker_compose_custom_start_command", OptStr)
         .max(COMMAND_MAX)
-        .check(checks::shell_safe),
+        .check(checks::shell_safe)
+        .on(GIT | PATCH),
     f("docker_compose_custom_build_command", OptStr)
         .max(COMMAND_MAX)
-        .check(checks::shell_safe),
-    f("docker_compose_domains", ComposeDomains),
-    f("watch_paths", OptStr).max(2000),
-    f("use_config_json", Bool).flag(),
-    f("build_pack", OneOf(BUILD_PACKS)),
-    f("is_static", Bool),
-    f("static_image", OneOf(&["nginx:alpine"])),
+        .check(checks::shell_safe)
+        .on(GIT | PATCH),
+    f("docker_compose_domains", ComposeDomains).on(GIT | PATCH),
+    f("watch_paths", OptStr).max(2000).on(GIT | PATCH),
+    f("use_config_json", Bool).flag().on(GIT),
+    f("build_pack", OneOf(BUILD_PACKS))
+        .on(GIT | DOCKERFILE | PATCH)
+        .required(GIT)
+        .attribute(),
+    f("is_static", Bool).on(GIT | PATCH),
+    f("static_image", OneOf(&["nginx:alpine"]))
+        .on(GIT | PATCH)
+        .or_text("nginx:alpine"),
     f("install_command", OptStr)
         .max(COMMAND_MAX)
-        .check(checks::shell_safe),
+        .check(checks::shell_safe)
+        .on(GIT | PATCH),
     f("build_command", OptStr)
         .max(COMMAND_MAX)
-        .check(checks::shell_safe),
+        .check(checks::shell_safe)
+        .on(GIT | PATCH),
     f("start_command", OptStr)
         .max(COMMAND_MAX)
-        .check(checks::shell_safe),
-    f("ports_exposes", Str).check(checks::ports),
+        .check(checks::shell_safe)
+        .on(GIT | PATCH),
+    f("ports_exposes", Str)
+        .check(checks::ports)
+        .on(BUILDS)
+        .required(GIT | DOCKER_IMAGE),
     f("ports_mappings", OptStr)
         .max(2000)
-        .check(checks::port_mappings),
-    f("base_directory", OptStr).check(checks::directory),
-    f("publish_directory", OptStr).check(checks::directory),
-    f("use_build_server", OptBool),
-    f("connect_to_docker_network", Bool),
-    f("custom_labels", OptText).max(32_768).secret(),
+        .check(checks::port_mappings)
+        .on(BUILDS),
+    f("base_directory", OptStr)
+        .check(checks::directory)
+        .on(GIT | DOCKERFILE | PATCH)
+        .or_text("/"),
+    f("publish_directory", OptStr)
+        .check(checks::directory)
+        .on(GIT | PATCH),
+    f("use_build_server", OptBool).on(ALL),
+    f("connect_to_docker_network", Bool).on(ALL),
+    f("custom_labels", OptText).max(32_768).secret().on(BUILDS),
     f("custom_docker_run_options", OptStr)
         .max(2000)
-        .check(checks::shell_safe),
-    f("pre_deployment_command", OptStr).max(COMMAND_MAX),
-    f("pre_deployment_command_container", OptStr).check(checks::container_name),
-    f("post_deployment_command", OptStr).max(COMMAND_MAX),
-    f("post_deployment_command_container", OptStr).check(checks::container_name),
-    f("instant_deploy", Bool).flag(),
-    f("health_check_enabled", Bool),
-    f("health_check_path", Str).check(checks::url_path),
-    f("health_check_port", OptStr).check(checks::single_port),
-    f("health_check_host", OptStr).check(checks::host_name),
+        .check(checks::shell_safe)
+        .on(BUILDS),
+    f("pre_deployment_command", OptStr)
+        .max(COMMAND_MAX)
+        .on(BUILDS),
+    f("pre_deployment_command_container", OptStr)
+        .check(checks::container_name)
+        .on(BUILDS),
+    f("post_deployment_command", OptStr)
+        .max(COMMAND_MAX)
+        .on(BUILDS),
+    f("post_deployment_command_container", OptStr)
+        .check(checks::container_name)
+        .on(BUILDS),
+    f("instant_deploy", Bool).flag().on(ALL),
+    f("health_check_enabled", Bool).on(BUILDS),
+    f("health_check_path", Str)
+        .check(checks::url_path)
+        .on(BUILDS)
+        .or_text("/"),
+    f("health_check_port", OptStr)
+        .check(checks::single_port)
+        .on(BUILDS),
+    f("health_check_host", OptStr)
+        .check(checks::host_name)
+        .on(BUILDS)
+        .or_text("localhost"),
     f(
         "health_check_method",
         OneOf(&["GET", "HEAD", "POST", "OPTIONS"]),
-    ),
-    f("health_check_return_code", Int(100, 599)),
-    f("health_check_scheme", OneOf(&["http", "https"])),
-    f("health_check_response_text", OptStr).max(1000),
-    f("health_check_interval", Int(1, 86_400)),
-    f("health_check_timeout", Int(1, 86_400)),
-    f("health_check_retries", Int(0, 1000)),
-    f("health_check_start_period", Int(0, 86_400)),
-    f("limits_memory", Str).check(checks::memory),
-    f("limits_memory_swap", Str).check(checks::memory),
-    f("limits_memory_swappiness", Int(0, 100)),
-    f("limits_memory_reservation", Str).check(checks::memory),
-    f("limits_cpus", Str).check(checks::cpus),
-    f("limits_cpuset", OptStr).check(checks::cpuset),
-    f("limits_cpu_shares", Int(0, 262_144)),
-    f("manual_webhook_secret_provider_a", OptStr).secret(),
-    f("manual_webhook_secret_provider_b", OptStr).secret(),
-    f("manual_webhook_secret_provider_c", OptStr).secret(),
-    f("manual_webhook_secret_provider_d", OptStr).secret(),
-    f("redirect", OptOneOf(&["www", "non-www", "both"])),
-    f("is_http_basic_auth_enabled", Bool),
-    f("http_basic_auth_username", OptStr),
-    f("http_basic_auth_password", OptStr).secret(),
-    f("force_domain_override", Bool).flag(),
-    f("autogenerate_domain", Bool).flag(),
+    )
+    .on(BUILDS)
+    .or_text("GET"),
+    f("health_check_return_code", Int(100, 599))
+        .on(BUILDS)
+        .or_int(200),
+    f("health_check_scheme", OneOf(&["http", "https"]))
+        .on(BUILDS)
+        .or_text("http"),
+    f("health_check_response_text", OptStr).max(1000).on(BUILDS),
+    f("health_check_interval", Int(1, 86_400))
+        .on(BUILDS)
+        .or_int(5),
+    f("health_check_timeout", Int(1, 86_400))
+        .on(BUILDS)
+        .or_int(5),
+    f("health_check_retries", Int(0, 1000))
+        .on(BUILDS)
+        .or_int(10),
+    f("health_check_start_period", Int(0, 86_400))
+        .on(BUILDS)
+        .or_int(5),
+    f("limits_memory", Str)
+        .check(checks::memory)
+        .on(BUILDS)
+        .or_text("0"),
+    f("limits_memory_swap", Str)
+        .check(checks::memory)
+        .on(BUILDS)
+        .or_text("0"),
+    f("limits_memory_swappiness", Int(0, 100))
+        .on(BUILDS)
+        .or_int(60),
+    f("limits_memory_reservation", Str)
+        .check(checks::memory)
+        .on(BUILDS)
+        .or_text("0"),
+    f("limits_cpus", Str)
+        .check(checks::cpus)
+        .on(BUILDS)
+        .or_text("0"),
+    f("limits_cpuset", OptStr).check(checks::cpuset).on(BUILDS),
+    f("limits_cpu_shares", Int(0, 262_144))
+        .on(BUILDS)
+        .or_int(1024),
+    f("manual_webhook_secret_provider_a", OptStr)
+        .secret()
+        .on(BUILDS),
+    f("manual_webhook_secret_provider_b", OptStr)
+        .secret()
+        .on(BUILDS),
+    f("manual_webhook_secret_provider_c", OptStr)
+        .secret()
+        .on(BUILDS),
+    f("manual_webhook_secret_provider_d", OptStr)
+        .secret()
+        .on(BUILDS),
+    f("redirect", OptOneOf(&["www", "non-www", "both"]))
+        .on(BUILDS)
+        .or_text("both"),
+    f("is_http_basic_auth_enabled", Bool).on(BUILDS),
+    f("http_basic_auth_username", OptStr).on(BUILDS),
+    f("http_basic_auth_password", OptStr).secret().on(BUILDS),
+    f("force_domain_override", Bool).flag().on(ALL),
+    f("autogenerate_domain", Bool)
+        .flag()
+        .on(GIT | DOCKERFILE | DOCKER_IMAGE),
     // Coolify's PATCH fields beyond the seed's tables.
-    f("is_spa", Bool).patch_only(),
-    f("is_auto_deploy_enabled", Bool).patch_only(),
-    f("is_force_https_enabled", Bool).patch_only(),
-    f("is_container_label_escape_enabled", Bool).patch_only(),
-    f("is_preserve_repository_enabled", Bool).patch_only(),
-    f("health_check_type", OneOf(&["http", "cmd"])).patch_only(),
+    f("is_spa", Bool).on(PATCH),
+    f("is_auto_deploy_enabled", Bool).on(PATCH).or_flag(true),
+    f("is_force_https_enabled", Bool).on(PATCH).or_flag(true),
+    f("is_container_label_escape_enabled", Bool)
+        .on(PATCH)
+        .or_flag(true),
+    f("is_preserve_repository_enabled", Bool).on(PATCH),
+    f("health_check_type", OneOf(&["http", "cmd"]))
+        .on(PATCH)
+        .or_text("http"),
     f("health_check_command", OptStr)
         .max(COMMAND_MAX)
         .check(checks::shell_safe)
-        .patch_only(),
-    f("custom_network_aliases", OptStr).max(1000).patch_only(),
+        .on(PATCH),
+    f("custom_network_aliases", OptStr).max(1000).on(PATCH),
     f("dockerfile_location", OptStr)
         .check(checks::file_path)
-        .patch_only(),
+        .on(PATCH)
+        .or_text("/Dockerfile"),
     f("dockerfile_target_build", OptStr)
         .max(128)
         .check(checks::container_name)
-        .patch_only(),
+        .on(PATCH),
     f("custom_nginx_configuration", OptText)
         .max(32_768)
-        .patch_only(),
+        .on(PATCH),
 ];
 
 /// Coolify's names for the fields the seed renamed; accepted as input.
@@ -249,149 +481,17 @@ pub fn field(name: &str) -> Option<&'static Field> {
     FIELDS.iter().find(|f| f.name == name)
 }
 
-/// The operation a body is checked for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Endpoint {
-    Public,
-    ProviderApp,
-    DeployKey,
-    Dockerfile,
-    DockerImage,
-    DockerCompose,
-    Patch,
+/// What the record shows for the setting `name` while it is unset.
+pub fn unset(name: &str) -> Value {
+    field(name).map_or(Value::Null, |f| f.unset.value())
 }
 
-const PLACEMENT: &[&str] = &[
-    "project_uuid",
-    "server_uuid",
-    "environment_name",
-    "environment_uuid",
-];
-
-/// The Dockerfile create's accepted fields beyond its required ones.
-const DOCKERFILE_EXTRA: &[&str] = &[
-    "build_pack",
-    "ports_exposes",
-    "destination_uuid",
-    "name",
-    "description",
-    "domains",
-    "docker_registry_image_name",
-    "docker_registry_image_tag",
-    "ports_mappings",
-    "base_directory",
-    "custom_labels",
-    "custom_docker_run_options",
-    "pre_deployment_command",
-    "pre_deployment_command_container",
-    "post_deployment_command",
-    "post_deployment_command_container",
-    "manual_webhook_secret_provider_a",
-    "manual_webhook_secret_provider_b",
-    "manual_webhook_secret_provider_c",
-    "manual_webhook_secret_provider_d",
-    "redirect",
-    "instant_deploy",
-    "use_build_server",
-    "is_http_basic_auth_enabled",
-    "http_basic_auth_username",
-    "http_basic_auth_password",
-    "connect_to_docker_network",
-    "force_domain_override",
-    "autogenerate_domain",
-];
-
-const COMPOSE_EXTRA: &[&str] = &[
-    "destination_uuid",
-    "name",
-    "description",
-    "instant_deploy",
-    "use_build_server",
-    "connect_to_docker_network",
-    "force_domain_override",
-];
-
-/// Fields Coolify's PATCH refuses among the seed's.
-const NOT_ON_PATCH: &[&str] = &[
-    "dockerfile",
-    "docker_compose_raw",
-    "autogenerate_domain",
-    "use_config_json",
-    "private_key_uuid",
-];
-
-impl Endpoint {
-    /// The fields a create must carry (either environment field will do;
-    /// that rule is checked on its own).
-    pub fn required(self) -> &'static [&'static str] {
-        const GIT: &[&str] = &[
-            "project_uuid",
-            "server_uuid",
-            "git_repository",
-            "git_branch",
-            "build_pack",
-            "ports_exposes",
-        ];
-        match self {
-            Endpoint::Public => GIT,
-            Endpoint::ProviderApp => &[
-                "project_uuid",
-                "server_uuid",
-                "git_repository",
-                "git_branch",
-                "build_pack",
-                "ports_exposes",
-                "provider_app_uuid",
-            ],
-            Endpoint::DeployKey => &[
-                "project_uuid",
-                "server_uuid",
-                "git_repository",
-                "git_branch",
-                "build_pack",
-                "ports_exposes",
-                "private_key_uuid",
-            ],
-            Endpoint::Dockerfile => &["project_uuid", "server_uuid", "dockerfile"],
-            Endpoint::DockerImage => &[
-                "project_uuid",
-                "server_uuid",
-                "docker_registry_image_name",
-                "ports_exposes",
-            ],
-            Endpoint::DockerCompose => &["project_uuid", "server_uuid", "docker_compose_raw"],
-            Endpoint::Patch => &[],
-        }
+/// The text default of the setting `name` (empty when it has none).
+pub fn unset_text(name: &str) -> &'static str {
+    match field(name).map(|f| f.unset) {
+        Some(Unset::Text(t)) => t,
+        _ => "",
     }
-
-    pub fn accepts(self, name: &str) -> bool {
-        let Some(field) = field(name) else {
-            return false;
-        };
-        let listed = |extra: &[&str]| {
-            PLACEMENT.contains(&name) || self.required().contains(&name) || extra.contains(&name)
-        };
-        match self {
-            Endpoint::Public => {
-                !field.patch_only && !matches!(name, "provider_app_uuid" | "private_key_uuid")
-            }
-            Endpoint::ProviderApp => !field.patch_only && name != "private_key_uuid",
-            Endpoint::DeployKey => !field.patch_only && name != "provider_app_uuid",
-            Endpoint::Dockerfile => listed(DOCKERFILE_EXTRA) || is_health_or_limit(name),
-            Endpoint::DockerImage => {
-                (listed(DOCKERFILE_EXTRA) || is_health_or_limit(name))
-                    && !matches!(name, "dockerfile" | "build_pack" | "base_directory")
-            }
-            Endpoint::DockerCompose => listed(COMPOSE_EXTRA),
-            Endpoint::Patch => !NOT_ON_PATCH.contains(&name),
-        }
-    }
-}
-
-fn is_health_or_limit(name: &str) -> bool {
-    name.starts_with("health_check_")
-        && !matches!(name, "health_check_type" | "health_check_command")
-        || name.starts_with("limits_")
 }
 
 #[cfg(test)]
@@ -399,23 +499,138 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_accepted_field_is_in_the_table() {
-        for list in [DOCKERFILE_EXTRA, COMPOSE_EXTRA, NOT_ON_PATCH, PLACEMENT] {
-            for name in list {
-                assert!(field(name).is_some(), "{name}");
+    fn every_required_field_is_accepted() {
+        for e in Endpoint::ALL {
+            for f in e.required() {
+                assert!(
+                    e.accepts(f.name),
+                    "{e:?} must accept its required {}",
+                    f.name
+                );
             }
         }
-        for e in [
-            Endpoint::Public,
-            Endpoint::ProviderApp,
-            Endpoint::DeployKey,
-            Endpoint::Dockerfile,
-            Endpoint::DockerImage,
-            Endpoint::DockerCompose,
-        ] {
-            for name in e.required() {
-                assert!(e.accepts(name), "{e:?} must accept its required {name}");
+        assert_eq!(Endpoint::Patch.required().count(), 0);
+    }
+
+    #[test]
+    fn rows_name_each_field_once() {
+        for (i, f) in FIELDS.iter().enumerate() {
+            assert!(
+                FIELDS[i + 1..].iter().all(|g| g.name != f.name),
+                "{} twice",
+                f.name
+            );
+            assert!(f.on != 0, "{} is accepted nowhere", f.name);
+        }
+        for (alias, name) in ALIASES {
+            assert!(field(alias).is_none() && field(name).is_some(), "{alias}");
+        }
+    }
+
+    /// Field × endpoint: a few rows of the matrix, one message per failing
+    /// cell.
+    #[test]
+    fn endpoints_accept_their_fields() {
+        use Endpoint::*;
+        let rows: &[(&str, &[Endpoint])] = &[
+            ("project_uuid", &Endpoint::ALL),
+            (
+                "domains",
+                &[
+                    Public,
+                    ProviderApp,
+                    DeployKey,
+                    Dockerfile,
+                    DockerImage,
+                    Patch,
+                ],
+            ),
+            ("provider_app_uuid", &[ProviderApp, Patch]),
+            ("private_key_uuid", &[DeployKey]),
+            ("dockerfile", &[Public, ProviderApp, DeployKey, Dockerfile]),
+            (
+                "docker_compose_raw",
+                &[Public, ProviderApp, DeployKey, DockerCompose],
+            ),
+            (
+                "build_pack",
+                &[Public, ProviderApp, DeployKey, Dockerfile, Patch],
+            ),
+            (
+                "base_directory",
+                &[Public, ProviderApp, DeployKey, Dockerfile, Patch],
+            ),
+            (
+                "health_check_interval",
+                &[
+                    Public,
+                    ProviderApp,
+                    DeployKey,
+                    Dockerfile,
+                    DockerImage,
+                    Patch,
+                ],
+            ),
+            ("health_check_type", &[Patch]),
+            (
+                "autogenerate_domain",
+                &[Public, ProviderApp, DeployKey, Dockerfile, DockerImage],
+            ),
+            ("instant_deploy", &Endpoint::ALL),
+            ("use_config_json", &[Public, ProviderApp, DeployKey]),
+            ("is_spa", &[Patch]),
+        ];
+        for (name, on) in rows {
+            for e in Endpoint::ALL {
+                assert_eq!(e.accepts(name), on.contains(&e), "{name} on {e:?}");
             }
+        }
+        assert!(!Public.accepts("no_such_field"));
+    }
+
+    #[test]
+    fn required_sets() {
+        let names = |e: Endpoint| e.required().map(|f| f.name).collect::<Vec<_>>();
+        assert_eq!(
+            names(Endpoint::DockerImage),
+            [
+                "project_uuid",
+                "server_uuid",
+                "docker_registry_image_name",
+                "ports_exposes"
+            ]
+        );
+        assert_eq!(
+            names(Endpoint::ProviderApp),
+            [
+                "project_uuid",
+                "server_uuid",
+                "provider_app_uuid",
+                "git_repository",
+                "git_branch",
+                "build_pack",
+                "ports_exposes"
+            ]
+        );
+        assert_eq!(
+            names(Endpoint::DockerCompose),
+            ["project_uuid", "server_uuid", "docker_compose_raw"]
+        );
+    }
+
+    #[test]
+    fn unset_settings_show_coolifys_defaults() {
+        let rows = [
+            ("git_commit_sha", json!("HEAD")),
+            ("health_check_interval", json!(5)),
+            ("limits_cpu_shares", json!(1024)),
+            ("is_force_https_enabled", json!(true)),
+            ("is_static", json!(false)),
+            ("use_build_server", Value::Null),
+            ("custom_labels", Value::Null),
+        ];
+        for (name, shown) in rows {
+            assert_eq!(unset(name), shown, "{name}");
         }
     }
 }

@@ -106,7 +106,7 @@ pub fn parse(body: Map<String, Value>, endpoint: Endpoint, repository: Check) ->
             );
             continue;
         }
-        let required = endpoint.required().contains(&field.name);
+        let required = endpoint.requires(field);
         if required && (value.is_null() || value.as_str().is_some_and(|s| s.trim().is_empty())) {
             problems.add(&key, "This field is required.");
             continue;
@@ -126,9 +126,9 @@ pub fn parse(body: Map<String, Value>, endpoint: Endpoint, repository: Check) ->
             Err(messages) => messages.into_iter().for_each(|m| problems.add(&key, m)),
         }
     }
-    for name in endpoint.required() {
-        if !input.has(name) && !problems.0.contains_key(*name) {
-            problems.add(name, "This field is required.");
+    for field in endpoint.required() {
+        if !input.has(field.name) && !problems.0.contains_key(field.name) {
+            problems.add(field.name, "This field is required.");
         }
     }
     if endpoint != Endpoint::Patch
