@@ -5,7 +5,7 @@
 
 use serde_json::{Map, Value};
 
-pub use crate::deploy::model::app::{AppRecord, Source};
+pub use crate::deploy::model::app::{AppRecord, Source, Wanted};
 use crate::{
     Config,
     db::{self, Db, keys},
@@ -45,18 +45,6 @@ pub async fn list(db: &Db, team: &Team) -> Result<Vec<AppRecord>> {
     let mut all: Vec<AppRecord> = store::list(db, team, keys::APP_PREFIX, "application").await?;
     all.sort_by(|a, b| a.name.cmp(&b.name).then(a.uuid.cmp(&b.uuid)));
     Ok(all)
-}
-
-/// What a request asks an application to be placed on.
-#[derive(Clone, Debug, Default)]
-pub struct Wanted {
-    pub project_uuid: String,
-    pub environment_name: Option<String>,
-    pub environment_uuid: Option<String>,
-    pub server_uuid: String,
-    pub destination_uuid: Option<String>,
-    pub provider_app_uuid: Option<String>,
-    pub private_key_uuid: Option<String>,
 }
 
 /// The resolved placement.
@@ -301,7 +289,7 @@ pub async fn save(
                     Err(Error::DomainConflicts(found))
                 }
             }
-            Some(Part::Quota) => Err(Error::QuotaFull(quota::Kind::Applications)),
+            Some(Part::Quota) => Err(Error::QuotaFull(quota::Kind::Applications.object())),
             Some(Part::App) if old.is_some() => Err(Error::Changed(Object::Application)),
             Some(Part::Field(field)) => Err(Error::field(
                 field,

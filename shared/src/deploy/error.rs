@@ -5,7 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use super::{model::domains::Conflict, store::quota};
+use super::model::domains::Conflict;
 use crate::db::DbError;
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -44,7 +44,7 @@ pub enum Error {
     DeployNotAllowed,
     /// The team already holds the most objects of a kind it may.
     #[error("quota of {0:?} reached")]
-    QuotaFull(quota::Kind),
+    QuotaFull(Object),
     /// A project's environments or a server's destinations are at their
     /// maximum (`max`).
     #[error("{parent:?} has {max} children")]

@@ -100,7 +100,7 @@ pub async fn create(
     match db.transact(tx).await {
         Ok(()) => Ok(project),
         Err(e) if e.failed_condition() == Some(counted) => {
-            Err(Error::QuotaFull(quota::Kind::Projects))
+            Err(Error::QuotaFull(quota::Kind::Projects.object()))
         }
         Err(e) => Err(e.into()),
     }

@@ -100,7 +100,7 @@ pub async fn create(db: &Db, team: &Team, app: &ProviderAppRecord) -> Result<()>
             Err(Error::field("private_key_uuid", "Private Key not found."))
         }
         Err(e) if e.failed_condition() == Some(counted) => {
-            Err(Error::QuotaFull(quota::Kind::ProviderApps))
+            Err(Error::QuotaFull(quota::Kind::ProviderApps.object()))
         }
         Err(e) => Err(e.into()),
     }

@@ -194,7 +194,7 @@ pub async fn create(db: &Db, team: &Team, server: ServerRecord) -> Result<Server
         Ok(()) => Ok(server),
         Err(e) if e.failed_condition() == Some(3) => Err(key_missing()),
         Err(e) if e.failed_condition() == Some(counted) => {
-            Err(Error::QuotaFull(quota::Kind::Servers))
+            Err(Error::QuotaFull(quota::Kind::Servers.object()))
         }
         Err(e) => Err(e.into()),
     }

@@ -97,7 +97,9 @@ pub async fn create(db: &Db, team: &Team, key: &KeyRecord) -> Result<()> {
     let counted = quota::add(&mut tx, team, quota::Kind::Keys)?;
     match db.transact(tx).await {
         Ok(()) => Ok(()),
-        Err(e) if e.failed_condition() == Some(counted) => Err(Error::QuotaFull(quota::Kind::Keys)),
+        Err(e) if e.failed_condition() == Some(counted) => {
+            Err(Error::QuotaFull(quota::Kind::Keys.object()))
+        }
         Err(e) => Err(e.into()),
     }
 }

@@ -7,7 +7,7 @@
 
 use crate::{
     db::{self, DbError, Tx},
-    deploy::team::Team,
+    deploy::{error::Object, team::Team},
 };
 
 /// Most objects of one kind per team.
@@ -40,6 +40,17 @@ impl Kind {
             Kind::Servers => "servers",
             Kind::Keys => "private_keys",
             Kind::ProviderApps => "provider_apps",
+        }
+    }
+
+    /// The objects counted.
+    pub fn object(self) -> Object {
+        match self {
+            Kind::Applications => Object::Application,
+            Kind::Projects => Object::Project,
+            Kind::Servers => Object::Server,
+            Kind::Keys => Object::PrivateKey,
+            Kind::ProviderApps => Object::ProviderApp,
         }
     }
 

@@ -49,10 +49,10 @@ impl From<DeployError> for Error {
             DeployError::DeployNotAllowed => {
                 Error::Forbidden("Missing required permissions: deploy".into())
             }
-            DeployError::QuotaFull(kind) => Error::BadRequest(format!(
-                "The team already has {} {}; delete some first.",
+            DeployError::QuotaFull(o) => Error::BadRequest(format!(
+                "The team already has {} {}s; delete some first.",
                 quota::MAX_PER_TEAM,
-                kind.attribute().replace('_', " ")
+                name(o).to_lowercase()
             )),
             DeployError::TooManyChildren { parent, max } => Error::BadRequest(match parent {
                 Object::Server => format!("A server can have at most {max} destinations."),
@@ -112,7 +112,7 @@ mod tests {
                 "Missing required permissions: deploy",
             ),
             (
-                DeployError::QuotaFull(quota::Kind::Keys),
+                DeployError::QuotaFull(Object::PrivateKey),
                 400,
                 "The team already has 1000 private keys; delete some first.",
             ),
@@ -133,6 +133,21 @@ mod tests {
         for (e, status, message) in rows {
             let row = format!("{e:?}");
             assert_eq!(shown(e), (status, json!({ "message": message })), "{row}");
+        }
+    }
+
+    #[test]
+    fn quota_messages_name_the_counter() {
+        for kind in quota::Kind::ALL {
+            let message = format!(
+                "The team already has 1000 {}; delete some first.",
+                kind.attribute().replace('_', " ")
+            );
+            assert_eq!(
+                shown(DeployError::QuotaFull(kind.object())),
+                (400, json!({ "message": message })),
+                "{kind:?}"
+            );
         }
     }
 
