@@ -14,9 +14,8 @@ mod route;
 mod router;
 pub mod team;
 
-pub use errors::Dialect;
 pub use request::{Ctx, Query};
-pub use response::Response;
+pub use response::{Dialect, Response};
 pub use route::{Guard, Limits, Route, Sees};
 pub use router::{App, BoxFuture, PathRouter, Service, handle, run};
 pub use team::deploy_team;

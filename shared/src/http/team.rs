@@ -1,7 +1,7 @@
 //! The deploy team of a request: read from its token, so the deploy area
 //! takes a typed [`Team`] and never sees the request.
 
-use super::Ctx;
+use super::request::Ctx;
 use crate::{
     Error, Result,
     auth::{Principal, Via},

@@ -9,17 +9,8 @@ mod deploy;
 use lambda_http::http::{HeaderValue, StatusCode};
 use serde_json::{Value, json};
 
-use super::response::{self, Response};
+use super::response::{self, Dialect, Response};
 use crate::{Config, error::Error};
-
-/// Which API's error bodies and status conventions to use.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Dialect {
-    /// Gitea-compatible tracker and account routes.
-    Tracker,
-    /// Coolify-compatible deploy routes.
-    Deploy,
-}
 
 /// Seconds a client should wait before retrying a 503.
 const RETRY_AFTER_SECS: &str = "2";
