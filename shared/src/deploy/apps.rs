@@ -189,7 +189,7 @@ pub async fn save(
     force: bool,
     deploy: bool,
 ) -> Result<Option<DeploymentRecord>> {
-    let size = serde_json::to_string(&app.settings).map_or(0, |t| t.len());
+    let size = app.settings.text_form().len();
     if size > MAX_SETTINGS_BYTES {
         return Err(Error::SettingsTooLarge {
             size,

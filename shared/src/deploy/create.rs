@@ -54,7 +54,7 @@ pub async fn create(
     let claimed = app::requested_domains(&input, build_pack)?;
     let uuid = model::new_uuid();
     app::apply_defaults(&mut input, source, &uuid);
-    let settings = app::settings_of(&input);
+    let settings = app::Settings::sent(&input);
     app::basic_auth_complete(&settings)?;
     let wanted = Wanted {
         project_uuid: input.str("project_uuid").unwrap_or_default().to_string(),

@@ -91,10 +91,10 @@ async fn apply(
         ));
     }
     let mut settings = old.settings.clone();
-    settings.extend(app::settings_of(&input));
+    settings.merge(app::Settings::sent(&input));
     if build_pack != "dockercompose" {
         // Leaving compose drops the services' domains (and their claims).
-        settings.remove("docker_compose_domains");
+        settings.forget("docker_compose_domains");
     }
     app::basic_auth_complete(&settings)?;
     let mut new = AppRecord {

@@ -24,12 +24,7 @@ pub fn application(app: &AppRecord, sensitive: bool) -> Value {
         if f.secret && !sensitive {
             continue;
         }
-        let value = app
-            .settings
-            .get(f.name)
-            .cloned()
-            .unwrap_or_else(|| f.unset.value());
-        out.insert(f.name.to_string(), value);
+        out.insert(f.name.to_string(), app.settings.shown(f));
     }
     // Coolify keeps compose domains as a JSON text of {service: {domain}}.
     let compose: Map<String, Value> = app

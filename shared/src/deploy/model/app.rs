@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 
 use super::{
     domains::{self, DomainList},
-    fields::{self, Endpoint},
+    fields::{self, Endpoint, Field},
     input::{Input, Problems},
 };
 use crate::deploy::error::{Error, Result};
@@ -62,7 +62,7 @@ pub struct AppRecord {
     pub claimed: Vec<String>,
     /// The other settings, as validated JSON (stored as one string).
     #[serde(with = "json_text")]
-    pub settings: Map<String, Value>,
+    pub settings: Settings,
     pub status: String,
     /// Bumped by every write; writes are conditional on it.
     pub version: i64,
@@ -72,21 +72,77 @@ pub struct AppRecord {
 
 mod json_text {
     use serde::{Deserialize, Deserializer, Serializer, de::Error};
-    use serde_json::{Map, Value};
 
-    pub fn serialize<S: Serializer>(m: &Map<String, Value>, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&Value::Object(m.clone()).to_string())
+    use super::Settings;
+
+    pub fn serialize<S: Serializer>(m: &Settings, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&m.text_form())
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Map<String, Value>, D::Error> {
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Settings, D::Error> {
         let text = String::deserialize(d)?;
-        serde_json::from_str(&text).map_err(D::Error::custom)
+        serde_json::from_str(&text)
+            .map(Settings)
+            .map_err(D::Error::custom)
+    }
+}
+
+/// An application's settings: the values of the field rows with role
+/// `Setting`, as validated. Read through the rows: an unset setting shows
+/// its row's default.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Settings(Map<String, Value>);
+
+impl Settings {
+    /// Every setting a body sent.
+    pub fn sent(input: &Input) -> Settings {
+        Settings(
+            input
+                .settings()
+                .map(|(k, v)| (k.to_string(), v.clone()))
+                .collect(),
+        )
+    }
+
+    pub fn get(&self, name: &str) -> Option<&Value> {
+        self.0.get(name)
+    }
+
+    pub fn text(&self, name: &str) -> Option<&str> {
+        self.0.get(name).and_then(Value::as_str)
+    }
+
+    /// What the record shows for `field`: its value, else the row's default.
+    pub fn shown(&self, field: &Field) -> Value {
+        self.0
+            .get(field.name)
+            .cloned()
+            .unwrap_or_else(|| field.unset.value())
+    }
+
+    /// `newer` over these.
+    pub fn merge(&mut self, newer: Settings) {
+        self.0.extend(newer.0);
+    }
+
+    pub fn forget(&mut self, name: &str) {
+        self.0.remove(name);
+    }
+
+    /// Whether HTTP basic auth is switched on.
+    pub fn basic_auth(&self) -> bool {
+        self.0.get("is_http_basic_auth_enabled") == Some(&Value::Bool(true))
+    }
+
+    /// The stored form: one JSON text.
+    pub fn text_form(&self) -> String {
+        serde_json::to_string(&self.0).unwrap_or_else(|_| "{}".into())
     }
 }
 
 impl AppRecord {
     pub fn setting_str(&self, name: &str) -> Option<&str> {
-        self.settings.get(name).and_then(Value::as_str)
+        self.settings.text(name)
     }
 
     /// Every URL of its compose services' domains.
@@ -235,30 +291,17 @@ pub fn apply_defaults(input: &mut Input, source: Source, uuid: &str) {
 }
 
 /// Basic auth switched on needs a user name and a password.
-pub fn basic_auth_complete(settings: &Map<String, Value>) -> Result<()> {
-    if settings.get("is_http_basic_auth_enabled") != Some(&Value::Bool(true)) {
+pub fn basic_auth_complete(settings: &Settings) -> Result<()> {
+    if !settings.basic_auth() {
         return Ok(());
     }
     let mut problems = Problems::default();
     for f in ["http_basic_auth_username", "http_basic_auth_password"] {
-        if settings
-            .get(f)
-            .and_then(Value::as_str)
-            .is_none_or(str::is_empty)
-        {
+        if settings.text(f).is_none_or(str::is_empty) {
             problems.add(f, format!("The {f} is required."));
         }
     }
     problems.into_result()
-}
-
-/// The settings stored with the application: every setting sent (the
-/// record holds placements and attributes on their own).
-pub fn settings_of(input: &Input) -> Map<String, Value> {
-    input
-        .settings()
-        .map(|(k, v)| (k.to_string(), v.clone()))
-        .collect()
 }
 
 /// The first `EXPOSE` port of a Dockerfile, else 80.
@@ -378,5 +421,36 @@ mod tests {
             split_image(&format!("nginx@sha256:{hex}"), None),
             ("nginx@sha256".into(), hex)
         );
+    }
+}
+
+#[cfg(test)]
+mod settings_tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn settings_show_their_rows_defaults_and_store_as_one_text() {
+        let mut s = Settings::default();
+        let interval = fields::field("health_check_interval").unwrap();
+        assert_eq!(s.shown(interval), json!(5));
+        s.merge(Settings(Map::from_iter([(
+            "health_check_interval".to_string(),
+            json!(30),
+        )])));
+        assert_eq!(s.shown(interval), json!(30));
+        assert_eq!(s.text_form(), r#"{"health_check_interval":30}"#);
+        assert!(!s.basic_auth());
+        s.merge(Settings(Map::from_iter([(
+            "is_http_basic_auth_enabled".to_string(),
+            json!(true),
+        )])));
+        match basic_auth_complete(&s) {
+            Err(Error::Invalid(f)) => assert_eq!(
+                f.keys().collect::<Vec<_>>(),
+                ["http_basic_auth_password", "http_basic_auth_username"]
+            ),
+            other => panic!("{other:?}"),
+        }
     }
 }
