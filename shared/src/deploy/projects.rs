@@ -245,3 +245,50 @@ pub async fn delete(db: &Db, team: &Team, project: &Project) -> Result<()> {
     )
     .await
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_project_needs_a_name() {
+        let body = |v: Value| v.as_object().cloned().unwrap_or_default();
+        assert_eq!(
+            parse_new(body(json!({"name": " shop ", "description": "d"}))).unwrap(),
+            ("shop".to_string(), Some("d".to_string()))
+        );
+        match parse_new(body(json!({"name": "  "}))) {
+            Err(Error::Invalid(p)) => assert_eq!(p["name"], ["This field is required."]),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn environments_are_found_by_name_or_uuid() {
+        let env = |name: &str, uuid: &str| EnvironmentRecord {
+            uuid: uuid.into(),
+            name: name.into(),
+            project_uuid: "p".into(),
+            description: None,
+            created_at: String::new(),
+            updated_at: String::new(),
+        };
+        let p = Project {
+            project: ProjectRecord {
+                uuid: "p".into(),
+                name: "p".into(),
+                description: None,
+                created_at: String::new(),
+                updated_at: String::new(),
+            },
+            environments: vec![env("production", "u1"), env("staging", "u2")],
+        };
+        assert_eq!(p.find_environment("staging").unwrap().uuid, "u2");
+        assert_eq!(p.find_environment("u1").unwrap().name, "production");
+        assert!(matches!(
+            p.find_environment("dev"),
+            Err(Error::NotFound(Object::Environment))
+        ));
+    }
+}

@@ -371,3 +371,93 @@ pub async fn delete(db: &Db, team: &Team, server: &Server) -> Result<()> {
     )
     .await
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn body(v: Value) -> Map<String, Value> {
+        v.as_object().cloned().unwrap_or_default()
+    }
+
+    fn problems(r: Result<ServerRecord>) -> std::collections::BTreeMap<String, Vec<String>> {
+        match r {
+            Err(Error::Invalid(p)) => p,
+            other => panic!("expected field problems, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_new_server_gets_coolifys_defaults() {
+        let s = parse(
+            body(
+                json!({"name": " box ", "ip": "203.0.113.7", "private_key_uuid": "k",
+                        "proxy_type": "Caddy"}),
+            ),
+            None,
+        )
+        .unwrap();
+        assert_eq!(
+            (
+                s.name.as_str(),
+                s.port,
+                s.user.as_str(),
+                s.proxy_type.as_str()
+            ),
+            ("box", 22, "root", "caddy")
+        );
+        assert!(!s.is_build_server && s.wildcard_domain.is_none());
+    }
+
+    #[test]
+    fn a_create_names_each_bad_field() {
+        let p = problems(parse(
+            body(
+                json!({"ip": "300.1.1.1", "port": 0, "user": "a b", "extra": 1,
+                        "wildcard_domain": "apps.example.com"}),
+            ),
+            None,
+        ));
+        assert_eq!(p["name"], ["This field is required."]);
+        assert_eq!(p["private_key_uuid"], ["This field is required."]);
+        assert_eq!(
+            p["ip"],
+            ["The ip field must be an IP address or a host name."]
+        );
+        assert_eq!(p["port"], ["The port field must be between 1 and 65535."]);
+        assert_eq!(p["user"], ["The user field format is invalid."]);
+        assert_eq!(p["extra"], ["This field is not allowed."]);
+        assert!(p.contains_key("wildcard_domain"));
+    }
+
+    #[test]
+    fn a_patch_keeps_what_it_does_not_send() {
+        let old = parse(
+            body(
+                json!({"name": "box", "ip": "box.example.com", "private_key_uuid": "k",
+                        "description": "d"}),
+            ),
+            None,
+        )
+        .unwrap();
+        let new = parse(body(json!({"port": 2222, "description": ""})), Some(&old)).unwrap();
+        assert_eq!((new.name.as_str(), new.port), ("box", 2222));
+        assert_eq!(
+            (new.uuid.as_str(), new.description),
+            (old.uuid.as_str(), None)
+        );
+        let p = problems(parse(body(json!({"name": null})), Some(&old)));
+        assert_eq!(p["name"], ["This field is required."]);
+    }
+
+    #[test]
+    fn addresses() {
+        for ok in ["10.0.0.1", "2001:db8::1", "box", "a-b.example.com"] {
+            assert!(check_address(ok).is_ok(), "{ok}");
+        }
+        for bad in ["300.1.1.1", "-a.com", "a..b", "a b"] {
+            assert!(check_address(bad).is_err(), "{bad}");
+        }
+    }
+}

@@ -127,3 +127,41 @@ pub async fn list(db: &Db, team: &Team) -> Result<Vec<KeyRecord>> {
 pub async fn delete(db: &Db, team: &Team, uuid: &str) -> Result<()> {
     store::delete_resource(db, team, &sk(uuid), quota::Kind::Keys, Object::PrivateKey).await
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn pem(label: &str, body: &str) -> String {
+        format!("-----BEGIN {label}-----\n{body}\n-----END {label}-----\n")
+    }
+
+    #[test]
+    fn keys_are_pem_private_keys() {
+        let der = STANDARD.encode([7u8; 64]);
+        assert_eq!(
+            check_pem(&pem("OPENSSH PRIVATE KEY", &der)).unwrap(),
+            [7u8; 64]
+        );
+        assert!(check_pem(&pem("PUBLIC KEY", &der)).is_err());
+        assert!(check_pem(&pem("RSA PRIVATE KEY", "c2hvcnQ=")).is_err());
+        assert_eq!(
+            check_pem(&pem(
+                "RSA PRIVATE KEY",
+                &format!("Proc-Type: 4,ENCRYPTED\n{der}")
+            )),
+            Err("The private key must not be protected by a passphrase.".into())
+        );
+    }
+
+    #[test]
+    fn a_key_records_its_digest_not_its_source_text() {
+        let der = STANDARD.encode([7u8; 64]);
+        let body =
+            json!({"name": "k", "private_key": format!("  {}", pem("OPENSSH PRIVATE KEY", &der))});
+        let key = parse_new(body.as_object().cloned().unwrap_or_default()).unwrap();
+        assert!(key.digest.starts_with("SHA256:"));
+        assert!(key.private_key.starts_with("-----BEGIN") && key.private_key.ends_with("-----\n"));
+    }
+}
