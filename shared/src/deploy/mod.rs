@@ -4,15 +4,20 @@
 //! team (the token's team, [`Team`]) and lives in that team's partition.
 //!
 //! Where things are:
-//! - `model/`: records and pure rules. `model/fields.rs` is the one table
-//!   of application fields (type, bounds, default, which endpoints take
-//!   each); `model/input.rs` reads every body against it; `model/app.rs`
-//!   holds the application record and its create rules.
+//! - `model/`: records and pure rules, unit-tested without a database.
+//!   `model/fields.rs` is the one table of application fields (type,
+//!   bounds, check, default, which endpoints accept and require each;
+//!   the row type is `model/field.rs`); `model/input.rs` reads application
+//!   bodies against it; `model/app.rs` holds the application record, its
+//!   settings and its create and PATCH rules. `model/{project,server,key,
+//!   provider_app}.rs` hold the other records and the rules of their
+//!   bodies (read with `model/body.rs`).
 //! - `store/`: keys, transactions and expressions shared by the resources
 //!   (`store/claims.rs` for domain claims, `store/quota.rs` for counts).
 //! - one file per resource (`apps`, `projects`, `servers`, `ssh_keys`,
-//!   `provider_apps`, `deployments`): its reads and its writes; `create`
-//!   and `patch` are the application create and update flows.
+//!   `provider_apps`, `deployments`): its reads and writes, re-exporting
+//!   its records; `create` and `patch` are the application create and
+//!   update flows.
 //! - `views.rs`: the Coolify JSON of each record.
 //! - `error.rs`: what goes wrong, rendered by `http/errors/deploy.rs`.
 

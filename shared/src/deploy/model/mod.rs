@@ -10,6 +10,10 @@ pub mod domains;
 pub mod field;
 pub mod fields;
 pub mod input;
+pub mod key;
+pub mod project;
+pub mod provider_app;
+pub mod server;
 
 /// A new public identifier (UUID v4, hyphenated, lower case).
 pub fn new_uuid() -> String {
