@@ -7,8 +7,8 @@ use lambda_http::http::StatusCode;
 use shared::{
     Result,
     auth::scope::Ability::Write,
-    deploy::{Team, create, fields::Endpoint},
-    http::{Ctx, Guard::Ability, Limits, Response, Sees},
+    deploy::{create, model::fields::Endpoint},
+    http::{Ctx, Guard::Ability, Limits, Response, Sees, deploy_team},
 };
 
 shared::routes! {
@@ -37,7 +37,7 @@ shared::routes! {
 }
 
 async fn create_as(cx: &Ctx, endpoint: Endpoint) -> Result<Response> {
-    let team = Team::of(cx)?;
+    let team = deploy_team(cx)?;
     let created = create::create(&cx.db, &cx.config, &team, endpoint, cx.json_object()?).await?;
     cx.reply(StatusCode::CREATED, &created)
 }

@@ -5,10 +5,10 @@
 use lambda_http::http::StatusCode;
 use serde_json::{Value, json};
 use shared::{
-    Error, Result,
+    Result,
     auth::scope::Ability::{Read, Write},
-    deploy::{Team, apps, patch, views},
-    http::{Ctx, Guard::Ability, Limits, Response, Sees, limits::ListFitter},
+    deploy::{apps, patch, views},
+    http::{Ctx, Guard::Ability, Limits, Response, Sees, deploy_team, limits::ListFitter},
 };
 
 /// Lambda answers at most 6 MB. A list that would be larger leaves out
@@ -58,7 +58,7 @@ shared::routes! {
 /// as it arrives, so memory holds about one response however large the
 /// stored applications are.
 async fn list(cx: &Ctx) -> Result<Response> {
-    let team = Team::of(cx)?;
+    let team = deploy_team(cx)?;
     let mut fitter = ListFitter::new(cx.limits);
     apps::each(&cx.db, &team, |a| {
         fitter.push(views::application(&a, team.sensitive))
@@ -75,13 +75,13 @@ async fn list(cx: &Ctx) -> Result<Response> {
 }
 
 async fn get(cx: &Ctx) -> Result<Response> {
-    let team = Team::of(cx)?;
+    let team = deploy_team(cx)?;
     let app = apps::get(&cx.db, &team, cx.param("uuid")).await?;
     cx.reply(StatusCode::OK, &views::application(&app, team.sensitive))
 }
 
 async fn update(cx: &Ctx) -> Result<Response> {
-    let team = Team::of(cx)?;
+    let team = deploy_team(cx)?;
     let app = patch::patch(
         &cx.db,
         &cx.config,
@@ -93,36 +93,10 @@ async fn update(cx: &Ctx) -> Result<Response> {
     cx.reply(StatusCode::OK, &views::application(&app, team.sensitive))
 }
 
-/// The four cleanup flags: `true` or `false`, default true.
-const FLAGS: [&str; 4] = [
-    "delete_configurations",
-    "delete_volumes",
-    "docker_cleanup",
-    "delete_connected_networks",
-];
-
 async fn delete(cx: &Ctx) -> Result<Response> {
-    let team = Team::of(cx)?;
-    let mut flags = Vec::new();
-    let mut problems = shared::deploy::fields::Problems::default();
-    for flag in FLAGS {
-        match cx.query.get(flag) {
-            None | Some("true") => flags.push((flag, true)),
-            Some("false") => flags.push((flag, false)),
-            Some(_) => problems.add(flag, format!("The {flag} field must be true or false.")),
-        }
-    }
-    problems.into_result()?;
-    // A concurrent edit changes the version: read again and retry; a
-    // concurrent delete leaves nothing to read (404).
-    let mut attempt = 0;
-    loop {
-        let app = apps::get(&cx.db, &team, cx.param("uuid")).await?;
-        match apps::delete(&cx.db, &team, &app, &flags).await {
-            Err(Error::Conflict(_)) if attempt < 3 => attempt += 1,
-            other => break other?,
-        }
-    }
+    let team = deploy_team(cx)?;
+    let flags = apps::cleanup_flags(|f| cx.query.get(f))?;
+    apps::remove(&cx.db, &team, cx.param("uuid"), &flags).await?;
     cx.reply(
         StatusCode::OK,
         &json!({"message": "Application deletion request queued."}),

@@ -56,7 +56,7 @@ async fn a_list_too_large_for_lambda_leaves_the_inline_texts_out() {
             &app.db,
             &app.config,
             &team,
-            shared::deploy::fields::Endpoint::Dockerfile,
+            shared::deploy::model::fields::Endpoint::Dockerfile,
             body,
         )
         .await

@@ -49,7 +49,7 @@ async fn a_server_needs_a_key_of_the_team() {
 /// the create and delete transactions.
 #[tokio::test]
 async fn a_team_holds_at_most_a_thousand_of_each_kind() {
-    use shared::deploy::quota::{COUNTS_SK, MAX_PER_TEAM};
+    use shared::deploy::store::quota::{COUNTS_SK, MAX_PER_TEAM};
     let app = testing::app().await;
     let (_, token) = testing::seed_user(&app, "qua", false, &["root"]).await;
     let create = || {

@@ -3,129 +3,48 @@
 //! writes it with its reference counts, domain claims and queued
 //! deployment, so a failure leaves nothing half written.
 
-use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::{
-    Team,
-    deployments::{self, DeploymentRecord},
-    domains, item,
-    projects::{self, EnvironmentRecord},
-    provider_apps::{self, ProviderAppRecord},
-    servers::{self, DestinationRecord, ServerRecord},
-    ssh_keys::{self, KeyRecord},
-};
+pub use crate::deploy::model::app::{AppRecord, Source, Wanted};
 use crate::{
-    Config, Error, Result,
+    Config,
     db::{self, Db, keys},
+    deploy::{
+        deployments::{self, DeploymentRecord},
+        error::{Error, Object, Result},
+        model::{self, domains, input::Problems},
+        projects::{self, EnvironmentRecord},
+        provider_apps::{self, ProviderAppRecord},
+        servers::{self, DestinationRecord, ServerRecord},
+        ssh_keys::{self, KeyRecord},
+        store::{self, app_sk as sk, claims, item, quota},
+        team::Team,
+    },
 };
 
-/// How the application gets its code.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Source {
-    Public,
-    ProviderApp,
-    DeployKey,
-    Dockerfile,
-    DockerImage,
-    DockerCompose,
-}
-
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct AppRecord {
-    pub uuid: String,
-    #[serde(default)]
-    pub name: String,
-    #[serde(default)]
-    pub description: Option<String>,
-    pub project_uuid: String,
-    pub environment_uuid: String,
-    pub environment_name: String,
-    pub server_uuid: String,
-    pub destination_uuid: String,
-    #[serde(default)]
-    pub provider_app_uuid: Option<String>,
-    #[serde(default)]
-    pub private_key_uuid: Option<String>,
-    pub source: Source,
-    pub build_pack: String,
-    /// Normalised domains, comma-joined (Coolify's `fqdn`).
-    #[serde(default)]
-    pub fqdn: Option<String>,
-    /// Every domain this application holds a claim on: its `fqdn` and its
-    /// compose services' domains.
-    #[serde(default)]
-    pub claimed: Vec<String>,
-    /// The other settings, as validated JSON (stored as one string).
-    #[serde(with = "json_text")]
-    pub settings: Map<String, Value>,
-    pub status: String,
-    /// Bumped by every write; writes are conditional on it.
-    pub version: i64,
-    pub created_at: String,
-    pub updated_at: String,
-}
-
-mod json_text {
-    use serde::{Deserialize, Deserializer, Serializer, de::Error};
-    use serde_json::{Map, Value};
-
-    pub fn serialize<S: Serializer>(m: &Map<String, Value>, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&Value::Object(m.clone()).to_string())
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Map<String, Value>, D::Error> {
-        let text = String::deserialize(d)?;
-        serde_json::from_str(&text).map_err(D::Error::custom)
-    }
-}
-
-impl AppRecord {
-    pub fn setting_str(&self, name: &str) -> Option<&str> {
-        self.settings.get(name).and_then(Value::as_str)
-    }
-}
-
-pub fn sk(uuid: &str) -> String {
-    format!("{}{uuid}", keys::APP_PREFIX)
-}
-
-pub fn not_found() -> Error {
-    Error::NotFound("Application not found.".into())
+fn not_found() -> Error {
+    Error::NotFound(Object::Application)
 }
 
 /// One of the team's applications; a malformed uuid names none.
 pub async fn get(db: &Db, team: &Team, uuid: &str) -> Result<AppRecord> {
-    let uuid = super::parse_uuid(uuid).ok_or_else(not_found)?;
-    super::get(db, team, &sk(&uuid))
+    let uuid = model::parse_uuid(uuid).ok_or_else(not_found)?;
+    store::get(db, team, &sk(&uuid))
         .await?
         .ok_or_else(not_found)
 }
 
 /// Hands each of the team's applications to `f`, as they are read.
 pub async fn each(db: &Db, team: &Team, f: impl FnMut(AppRecord)) -> Result<()> {
-    super::each(db, team, keys::APP_PREFIX, "application", f).await
+    store::each(db, team, keys::APP_PREFIX, "application", f).await
 }
 
 /// The team's applications, by name (all in memory: for small teams and
 /// tests; the list route trims them as they arrive, see [`each`]).
 pub async fn list(db: &Db, team: &Team) -> Result<Vec<AppRecord>> {
-    let mut all: Vec<AppRecord> = super::list(db, team, keys::APP_PREFIX, "application").await?;
+    let mut all: Vec<AppRecord> = store::list(db, team, keys::APP_PREFIX, "application").await?;
     all.sort_by(|a, b| a.name.cmp(&b.name).then(a.uuid.cmp(&b.uuid)));
     Ok(all)
-}
-
-/// What a request asks an application to be placed on.
-#[derive(Clone, Debug, Default)]
-pub struct Wanted {
-    pub project_uuid: String,
-    pub environment_name: Option<String>,
-    pub environment_uuid: Option<String>,
-    pub server_uuid: String,
-    pub destination_uuid: Option<String>,
-    pub provider_app_uuid: Option<String>,
-    pub private_key_uuid: Option<String>,
 }
 
 /// The resolved placement.
@@ -157,7 +76,7 @@ pub async fn resolve(db: &Db, team: &Team, w: &Wanted) -> Result<Placement> {
         },
     );
     let (project, server, provider_app, key) = (project?, server?, provider_app?, key?);
-    let mut problems = super::fields::Problems::default();
+    let mut problems = Problems::default();
     let environment = match &project {
         None => {
             problems.add("project_uuid", "Project not found.");
@@ -231,9 +150,7 @@ pub async fn resolve(db: &Db, team: &Team, w: &Wanted) -> Result<Placement> {
             provider_app,
             key,
         }),
-        _ => Err(Error::Internal(
-            "placement resolved without its parts".into(),
-        )),
+        _ => Err(Error::Internal("placement resolved without its parts")),
     }
 }
 
@@ -248,7 +165,7 @@ type Reference<'a> = (
 
 /// Stored settings (JSON, escapes included) stay well within DynamoDB's
 /// 400 KB item limit.
-const MAX_SETTINGS_BYTES: usize = 350_000;
+pub const MAX_SETTINGS_BYTES: usize = 350_000;
 
 /// What each transaction item guards, to name the failed one.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -272,11 +189,12 @@ pub async fn save(
     force: bool,
     deploy: bool,
 ) -> Result<Option<DeploymentRecord>> {
-    let size = serde_json::to_string(&app.settings).map_or(0, |t| t.len());
+    let size = app.settings.text_form().len();
     if size > MAX_SETTINGS_BYTES {
-        return Err(Error::BadRequest(format!(
-            "The application's settings take {size} bytes once stored; at most {MAX_SETTINGS_BYTES} fit in one record."
-        )));
+        return Err(Error::SettingsTooLarge {
+            size,
+            max: MAX_SETTINGS_BYTES,
+        });
     }
     let empty = Vec::new();
     let old_claims = old.map_or(&empty, |o| &o.claimed);
@@ -294,7 +212,7 @@ pub async fn save(
     if !force {
         let mut found = domains::instance_conflicts(config, &new_claims);
         if !found.is_empty() {
-            found.extend(domains::conflicts(db, team, Some(&app.uuid), &new_claims).await?);
+            found.extend(claims::conflicts(db, team, Some(&app.uuid), &new_claims).await?);
             return Err(Error::DomainConflicts(found));
         }
     }
@@ -307,7 +225,7 @@ pub async fn save(
     };
     parts.push(Part::App);
     if old.is_none() {
-        super::quota::add(&mut tx, team, super::quota::Kind::Applications)?;
+        quota::add(&mut tx, team, quota::Kind::Applications)?;
         parts.push(Part::Quota);
     }
     let refs: [Reference; 4] = [
@@ -341,20 +259,20 @@ pub async fn save(
             continue;
         }
         if let Some(u) = new {
-            super::add_ref(&mut tx, key_of(team, u))?;
+            store::add_ref(&mut tx, key_of(team, u))?;
             parts.push(Part::Field(field));
         }
         if let Some(u) = was {
-            super::drop_ref(&mut tx, key_of(team, u))?;
+            store::drop_ref(&mut tx, key_of(team, u))?;
             parts.push(Part::Other);
         }
     }
     // Environments and destinations need no check: they go only with their
     // project or server, which cannot go while this application counts on
     // them.
-    domains::claim(&mut tx, team, &app.uuid, &new_claims, force)?;
+    claims::claim(&mut tx, team, &app.uuid, &new_claims, force)?;
     parts.extend(new_claims.iter().map(|_| Part::Domain));
-    domains::release(&mut tx, team, &app.uuid, &released)?;
+    claims::release(&mut tx, team, &app.uuid, &released)?;
     let deployment = if deploy {
         Some(deployments::queue(&mut tx, config, team, app)?)
     } else {
@@ -364,25 +282,60 @@ pub async fn save(
         Ok(()) => Ok(deployment),
         Err(e) => match e.failed_condition().and_then(|i| parts.get(i).copied()) {
             Some(Part::Domain) => {
-                let found = domains::conflicts(db, team, Some(&app.uuid), &new_claims).await?;
+                let found = claims::conflicts(db, team, Some(&app.uuid), &new_claims).await?;
                 if found.is_empty() {
-                    Err(Error::Unavailable(
-                        "a domain changed hands meanwhile".into(),
-                    ))
+                    Err(Error::Busy("a domain changed hands meanwhile"))
                 } else {
                     Err(Error::DomainConflicts(found))
                 }
             }
-            Some(Part::Quota) => Err(super::quota::full(super::quota::Kind::Applications)),
-            Some(Part::App) if old.is_some() => Err(Error::Conflict(
-                "The application was changed by another request; retry.".into(),
-            )),
+            Some(Part::Quota) => Err(Error::QuotaFull(quota::Kind::Applications.object())),
+            Some(Part::App) if old.is_some() => Err(Error::Changed(Object::Application)),
             Some(Part::Field(field)) => Err(Error::field(
                 field,
                 "The referenced object no longer exists.",
             )),
             _ => Err(e.into()),
         },
+    }
+}
+
+/// The cleanup flags of a delete, Coolify's four, each `true` or `false`
+/// (default true) as the query sends them.
+pub const CLEANUP_FLAGS: [&str; 4] = [
+    "delete_configurations",
+    "delete_volumes",
+    "docker_cleanup",
+    "delete_connected_networks",
+];
+
+/// The flags' values from the query's (`get` returns a flag's raw value).
+pub fn cleanup_flags<'a>(
+    get: impl Fn(&str) -> Option<&'a str>,
+) -> Result<Vec<(&'static str, bool)>> {
+    let mut flags = Vec::new();
+    let mut problems = Problems::default();
+    for flag in CLEANUP_FLAGS {
+        match get(flag) {
+            None | Some("true") => flags.push((flag, true)),
+            Some("false") => flags.push((flag, false)),
+            Some(_) => problems.add(flag, format!("The {flag} field must be true or false.")),
+        }
+    }
+    problems.into_result()?;
+    Ok(flags)
+}
+
+/// Deletes the application `uuid`. A concurrent edit changes the version:
+/// read again and retry; a concurrent delete leaves nothing to read (404).
+pub async fn remove(db: &Db, team: &Team, uuid: &str, flags: &[(&str, bool)]) -> Result<()> {
+    let mut attempt = 0;
+    loop {
+        let app = get(db, team, uuid).await?;
+        match delete(db, team, &app, flags).await {
+            Err(Error::Changed(_)) if attempt < 3 => attempt += 1,
+            other => return other,
+        }
     }
 }
 
@@ -396,16 +349,16 @@ pub async fn delete(db: &Db, team: &Team, app: &AppRecord, flags: &[(&str, bool)
         "version = :v",
         &[(":v", db::n(app.version))],
     )?;
-    super::drop_ref(&mut tx, team.key(&keys::project_sk(&app.project_uuid)))?;
-    super::drop_ref(&mut tx, team.key(&keys::server_sk(&app.server_uuid)))?;
+    store::drop_ref(&mut tx, team.key(&keys::project_sk(&app.project_uuid)))?;
+    store::drop_ref(&mut tx, team.key(&keys::server_sk(&app.server_uuid)))?;
     if let Some(u) = &app.provider_app_uuid {
-        super::drop_ref(&mut tx, provider_apps::key_of(team, u))?;
+        store::drop_ref(&mut tx, provider_apps::key_of(team, u))?;
     }
     if let Some(u) = &app.private_key_uuid {
-        super::drop_ref(&mut tx, ssh_keys::key_of(team, u))?;
+        store::drop_ref(&mut tx, ssh_keys::key_of(team, u))?;
     }
-    domains::release(&mut tx, team, &app.uuid, &app.claimed)?;
-    super::quota::remove(&mut tx, team, super::quota::Kind::Applications)?;
+    claims::release(&mut tx, team, &app.uuid, &app.claimed)?;
+    quota::remove(&mut tx, team, quota::Kind::Applications)?;
     let mut cleanup = Map::new();
     cleanup.insert("application_uuid".into(), Value::from(app.uuid.clone()));
     cleanup.insert("application_name".into(), Value::from(app.name.clone()));
@@ -414,7 +367,7 @@ pub async fn delete(db: &Db, team: &Team, app: &AppRecord, flags: &[(&str, bool)
         "destination_uuid".into(),
         Value::from(app.destination_uuid.clone()),
     );
-    cleanup.insert("created_at".into(), Value::from(super::timestamp()));
+    cleanup.insert("created_at".into(), Value::from(model::timestamp()));
     for (flag, on) in flags {
         cleanup.insert((*flag).to_string(), Value::from(*on));
     }
@@ -427,9 +380,7 @@ pub async fn delete(db: &Db, team: &Team, app: &AppRecord, flags: &[(&str, bool)
     match db.transact(tx).await {
         Ok(()) => {}
         Err(e) if e.failed_condition() == Some(0) => {
-            return Err(Error::Conflict(
-                "The application was changed by another request; retry.".into(),
-            ));
+            return Err(Error::Changed(Object::Application));
         }
         Err(e) => return Err(e.into()),
     }
@@ -440,4 +391,30 @@ pub async fn delete(db: &Db, team: &Team, app: &AppRecord, flags: &[(&str, bool)
     )
     .await;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cleanup_flags_default_to_true() {
+        let flags = cleanup_flags(|f| (f == "delete_volumes").then_some("false")).unwrap();
+        assert_eq!(
+            flags,
+            [
+                ("delete_configurations", true),
+                ("delete_volumes", false),
+                ("docker_cleanup", true),
+                ("delete_connected_networks", true),
+            ]
+        );
+        match cleanup_flags(|f| (f == "docker_cleanup").then_some("nope")) {
+            Err(Error::Invalid(f)) => assert_eq!(
+                f["docker_cleanup"],
+                ["The docker_cleanup field must be true or false."]
+            ),
+            other => panic!("{other:?}"),
+        }
+    }
 }

@@ -5,10 +5,15 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Team, apps::AppRecord, item, timestamp};
 use crate::{
-    Config, Result,
+    Config,
     db::{self, Db, Tx, keys, table},
+    deploy::{
+        error::{Error, Object, Result},
+        model::{self, app::AppRecord, timestamp},
+        store::{self, item},
+        team::Team,
+    },
 };
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -44,7 +49,7 @@ pub fn queue(
     app: &AppRecord,
 ) -> Result<DeploymentRecord> {
     let now = timestamp();
-    let uuid = super::new_uuid();
+    let uuid = model::new_uuid();
     let d = DeploymentRecord {
         deployment_url: config.url(&format!("api/v1/deployments/{uuid}")),
         deployment_uuid: uuid,
@@ -53,10 +58,7 @@ pub fn queue(
         server_uuid: app.server_uuid.clone(),
         destination_uuid: app.destination_uuid.clone(),
         status: "queued".into(),
-        commit: app
-            .setting_str("git_commit_sha")
-            .unwrap_or("HEAD")
-            .to_string(),
+        commit: app.commit().to_string(),
         force_rebuild: false,
         is_api: true,
         pull_request_id: 0,
@@ -79,10 +81,17 @@ pub fn queue(
 }
 
 pub async fn get(db: &Db, team: &Team, uuid: &str) -> Result<Option<DeploymentRecord>> {
-    match super::parse_uuid(uuid) {
-        Some(u) => super::get(db, team, &sk(&u)).await,
+    match model::parse_uuid(uuid) {
+        Some(u) => store::get(db, team, &sk(&u)).await,
         None => Ok(None),
     }
+}
+
+/// One of the team's deployments, or the 404.
+pub async fn find(db: &Db, team: &Team, uuid: &str) -> Result<DeploymentRecord> {
+    get(db, team, uuid)
+        .await?
+        .ok_or(Error::NotFound(Object::Deployment))
 }
 
 async fn by_index(
@@ -184,6 +193,28 @@ pub async fn cancel_at(db: &Db, key: db::Item) -> Result<(), db::DbError> {
     }
 }
 
+/// Coolify's paging of an application's deployments: `skip` (default 0)
+/// and `take` (default 10, at most 100), as the query sends them.
+pub fn window(skip: Option<&str>, take: Option<&str>) -> Result<(usize, usize)> {
+    let number = |name: &str, raw: Option<&str>, default: usize, max: usize| match raw {
+        None => Ok(default),
+        Some(raw) => raw
+            .parse::<usize>()
+            .ok()
+            .filter(|n| *n <= max)
+            .ok_or_else(|| {
+                Error::field(
+                    name,
+                    format!("The {name} field must be an integer between 0 and {max}."),
+                )
+            }),
+    };
+    Ok((
+        number("skip", skip, 0, 10_000)?,
+        number("take", take, 10, 100)?,
+    ))
+}
+
 /// One application's deployments, newest first: `skip` then `take`.
 pub async fn for_app(
     db: &Db,
@@ -201,4 +232,25 @@ pub async fn for_app(
     )
     .await?;
     Ok(all.into_iter().skip(skip).take(take).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn windows_default_and_cap() {
+        assert_eq!(window(None, None).unwrap(), (0, 10));
+        assert_eq!(window(Some("20"), Some("100")).unwrap(), (20, 100));
+        for (skip, take, field) in [
+            (Some("-1"), None, "skip"),
+            (None, Some("101"), "take"),
+            (None, Some("x"), "take"),
+        ] {
+            match window(skip, take) {
+                Err(Error::Invalid(f)) => assert!(f.contains_key(field), "{skip:?} {take:?}"),
+                other => panic!("{skip:?} {take:?}: {other:?}"),
+            }
+        }
+    }
 }

@@ -1,324 +1,41 @@
 //! The deploy API's domain: applications and the resources they run on
 //! (projects, environments, servers, destinations, deploy keys, provider
 //! apps), domain claims and deployments. Everything belongs to a deploy
-//! team — the token's team — and lives in that team's partition.
+//! team (the token's team, [`Team`]) and lives in that team's partition.
 //!
-//! Resources that others refer to carry a `refs` counter, changed in the
-//! same transaction as the referring write, so a project, server or key in
-//! use cannot be deleted, however the requests interleave (provider apps
-//! are counted too, for the day they can be deleted).
+//! Where things are:
+//! - `model/`: records and pure rules, unit-tested without a database.
+//!   `model/fields.rs` is the one table of application fields (type,
+//!   bounds, check, default, which endpoints accept and require each;
+//!   the row type is `model/field.rs`); `model/input.rs` reads application
+//!   bodies against it; `model/app.rs` holds the application record, its
+//!   settings and its create and PATCH rules. `model/{project,server,key,
+//!   provider_app}.rs` hold the other records and the rules of their
+//!   bodies (read with `model/body.rs`).
+//! - `store/`: keys, transactions and expressions shared by the resources
+//!   (`store/claims.rs` for domain claims, `store/quota.rs` for counts).
+//! - one file per resource (`apps`, `projects`, `servers`, `ssh_keys`,
+//!   `provider_apps`, `deployments`): its reads and writes, re-exporting
+//!   its records; `create` and `patch` are the application create and
+//!   update flows.
+//! - `views.rs`: the Coolify JSON of each record.
+//! - `error.rs`: what goes wrong, rendered by `http/errors/deploy.rs`.
 
 pub mod apps;
-pub mod body;
-pub mod checks;
-pub mod compose;
 pub mod create;
 pub mod deployments;
-pub mod domains;
-pub mod fields;
-pub mod input;
+mod error;
+pub mod model;
 pub mod patch;
 pub mod projects;
 pub mod provider_apps;
-pub mod quota;
 pub mod servers;
 pub mod ssh_keys;
+pub mod store;
+mod team;
 pub mod views;
 
-use aws_sdk_dynamodb::types::AttributeValue;
-use serde::de::DeserializeOwned;
-
-use crate::{
-    Error, Result,
-    auth::{
-        Principal, Via,
-        scope::{Ability, Scopes},
-    },
-    db::{self, Db, DbError, Item, Tx, keys},
-    http::Ctx,
-};
-
-/// The caller's deploy team and what the token may see.
-#[derive(Clone, Debug)]
-pub struct Team {
-    pub name: String,
-    /// `read:sensitive` or `root`: secrets are shown.
-    pub sensitive: bool,
-    /// `deploy` or `root`: deployments may be queued.
-    pub can_deploy: bool,
-}
-
-impl Team {
-    /// The team of the request's token (routes have already checked the
-    /// ability; the deploy dialect admits only tokens).
-    pub fn of(cx: &Ctx) -> Result<Team> {
-        let principal: &Principal = cx.signed_in()?;
-        match &principal.via {
-            Via::Token { team, scopes, .. } => Ok(Team::new(team, scopes, &principal.user.name)),
-            Via::Password => Err(Error::BadCredentials),
-        }
-    }
-
-    fn new(team: &str, scopes: &Scopes, user: &str) -> Team {
-        let name = if team.is_empty() { user } else { team };
-        Team {
-            name: name.to_lowercase(),
-            sensitive: scopes.can(Ability::ReadSensitive),
-            can_deploy: scopes.can(Ability::Deploy),
-        }
-    }
-
-    /// The key of one of this team's items.
-    pub fn key(&self, sk: &str) -> Item {
-        keys::deploy(&self.name, sk)
-    }
-}
-
-/// A new public identifier (UUID v4, hyphenated, lower case).
-pub fn new_uuid() -> String {
-    uuid::Uuid::new_v4().to_string()
-}
-
-/// `raw` as a canonical UUID, if it is one. Anything else names no object.
-pub fn parse_uuid(raw: &str) -> Option<String> {
-    uuid::Uuid::parse_str(raw.trim())
-        .ok()
-        .map(|u| u.to_string())
-}
-
-/// Reads one of the team's items by sort key and decodes it.
-pub async fn get<T: DeserializeOwned>(db: &Db, team: &Team, sk: &str) -> Result<Option<T>> {
-    Ok(db.get_as(team.key(sk)).await?)
-}
-
-/// Every item of the team whose sort key starts with `prefix`, decoded;
-/// items of another kind (their `kind` differs) are skipped, and so is an
-/// item that no longer decodes (logged), so one cannot break a whole list.
-pub async fn list<T: DeserializeOwned>(
-    db: &Db,
-    team: &Team,
-    prefix: &str,
-    kind: &str,
-) -> Result<Vec<T>> {
-    let mut all = Vec::new();
-    each(db, team, prefix, kind, |record| all.push(record)).await?;
-    Ok(all)
-}
-
-/// Like [`list`], handing each record to `f` as its page of the query
-/// arrives, so the caller keeps only what it needs of each.
-pub async fn each<T: DeserializeOwned>(
-    db: &Db,
-    team: &Team,
-    prefix: &str,
-    kind: &str,
-    mut f: impl FnMut(T),
-) -> Result<()> {
-    let pk = keys::deploy_team_pk(&team.name);
-    let mut cursor = None;
-    loop {
-        let page = db
-            .query(|q| {
-                q.key_condition_expression("pk = :pk AND begins_with(sk, :p)")
-                    .expression_attribute_values(":pk", db::s(&pk))
-                    .expression_attribute_values(":p", db::s(prefix))
-                    .consistent_read(true)
-                    .set_exclusive_start_key(cursor.take())
-            })
-            .await?;
-        for item in page.items.unwrap_or_default() {
-            if !matches!(item.get("kind"), Some(AttributeValue::S(k)) if k == kind) {
-                continue;
-            }
-            match db::from_item(item) {
-                Ok(record) => f(record),
-                Err(e) => {
-                    tracing::error!(kind, error = %e, "skipping an item that does not decode")
-                }
-            }
-        }
-        match page.last_evaluated_key {
-            Some(k) if !k.is_empty() => cursor = Some(k),
-            _ => return Ok(()),
-        }
-    }
-}
-
-/// An item for a record under the team's key, tagged with its kind.
-pub fn item<T: serde::Serialize>(team: &Team, sk: &str, kind: &str, record: &T) -> Result<Item> {
-    let mut item = db::to_item(record)?;
-    item.extend(team.key(sk));
-    item.insert("kind".into(), db::s(kind));
-    Ok(item)
-}
-
-/// Counts one more reference to an existing item (fails the transaction if
-/// it is gone).
-pub fn add_ref(tx: &mut Tx, key: Item) -> Result<(), DbError> {
-    tx.update(
-        key,
-        "ADD refs :one",
-        &[(":one", db::n(1))],
-        Some("attribute_exists(pk)"),
-    )?;
-    Ok(())
-}
-
-/// Counts one reference less.
-pub fn drop_ref(tx: &mut Tx, key: Item) -> Result<(), DbError> {
-    tx.update(
-        key,
-        "ADD refs :minus",
-        &[(":minus", db::n(-1))],
-        Some("attribute_exists(pk)"),
-    )?;
-    Ok(())
-}
-
-/// Counts one more child (an environment, a destination) on its parent,
-/// at most `max`: the parent is later deleted with all its children in one
-/// transaction, which must stay within DynamoDB's item limit.
-pub fn add_child(tx: &mut Tx, parent: Item, counter: &str, max: usize) -> Result<(), DbError> {
-    tx.update(
-        parent,
-        &format!("ADD {counter} :one"),
-        &[(":one", db::n(1)), (":max", db::n(max))],
-        Some(&format!(
-            "attribute_exists(pk) AND (attribute_not_exists({counter}) OR {counter} < :max)"
-        )),
-    )?;
-    Ok(())
-}
-
-/// A parent as its delete sees it: its children's keys, and the items it
-/// refers to (counted there).
-pub struct Family {
-    /// Its children's counter attribute and how many children it should
-    /// say (`None` for an item without children).
-    pub count: Option<(&'static str, usize)>,
-    /// Every item of its children (a child may have several).
-    pub children: Vec<Item>,
-    /// Its `updated_at` as read, when it can be edited: an edit meanwhile
-    /// (which may change what it refers to) makes the delete read again.
-    pub updated_at: Option<String>,
-    pub refers_to: Vec<Item>,
-    /// The team's count it leaves.
-    pub counted: Option<quota::Kind>,
-}
-
-/// What a parent's delete reports: its 400 when in use, its 404 when gone.
-pub struct Refusals {
-    pub in_use: &'static str,
-    pub gone: &'static str,
-}
-
-/// Deletes a parent (a project, a server) that nothing refers to, then its
-/// children. The parent's conditional delete decides: it must still have
-/// exactly the children read (one added meanwhile makes it read again and
-/// retry); once it is gone its children are unreachable, so they follow in
-/// batches, free of the transaction size limit.
-pub async fn delete_family<F, Fut>(
-    db: &Db,
-    team: &Team,
-    key: Item,
-    family: Family,
-    reload: F,
-    refusals: Refusals,
-) -> Result<()>
-where
-    F: Fn() -> Fut,
-    Fut: std::future::Future<Output = Result<Option<Family>>>,
-{
-    let mut family = family;
-    for _ in 0..3 {
-        let mut tx = db.tx();
-        let mut condition =
-            String::from("attribute_exists(pk) AND (attribute_not_exists(refs) OR refs <= :zero)");
-        let mut values = vec![(":zero", db::n(0))];
-        if let Some((counter, n)) = family.count {
-            condition.push_str(&format!(" AND {counter} = :n"));
-            values.push((":n", db::n(n)));
-        }
-        if let Some(seen) = &family.updated_at {
-            condition.push_str(" AND updated_at = :seen");
-            values.push((":seen", db::s(seen)));
-        }
-        tx.delete_if(key.clone(), &condition, &values)?;
-        for target in &family.refers_to {
-            drop_ref(&mut tx, target.clone())?;
-        }
-        if let Some(kind) = family.counted {
-            quota::remove(&mut tx, team, kind)?;
-        }
-        match db.transact(tx).await {
-            Ok(()) => {
-                db::cleanup(
-                    db,
-                    "children of a deleted object",
-                    db.batch_delete(family.children),
-                )
-                .await;
-                return Ok(());
-            }
-            Err(e) if e.failed_condition() == Some(0) => {
-                if in_use(db, key.clone()).await? {
-                    return Err(Error::BadRequest(refusals.in_use.into()));
-                }
-                family = reload()
-                    .await?
-                    .ok_or_else(|| Error::NotFound(refusals.gone.into()))?;
-            }
-            Err(e) => return Err(e.into()),
-        }
-    }
-    Err(Error::Unavailable(
-        "the object keeps changing; retry".into(),
-    ))
-}
-
-/// Whether the item under `key` is referred to (`refs > 0`).
-pub async fn in_use(db: &Db, key: Item) -> Result<bool> {
-    Ok(db
-        .get(key)
-        .await?
-        .and_then(|i| {
-            i.get("refs")
-                .and_then(|r| r.as_n().ok())
-                .and_then(|n| n.parse::<i64>().ok())
-        })
-        .is_some_and(|n| n > 0))
-}
-
-/// Deletes an item without children that nothing refers to (a deploy key).
-pub async fn delete_resource(
-    db: &Db,
-    team: &Team,
-    sk: &str,
-    counted: quota::Kind,
-    refusals: Refusals,
-) -> Result<()> {
-    let family = Family {
-        count: None,
-        children: Vec::new(),
-        refers_to: Vec::new(),
-        updated_at: None,
-        counted: Some(counted),
-    };
-    delete_family(
-        db,
-        team,
-        team.key(sk),
-        family,
-        || async { Ok(None) },
-        refusals,
-    )
-    .await
-}
-
-/// The current time as RFC 3339 (UTC, microseconds), as Coolify renders
-/// timestamps.
-pub fn timestamp() -> String {
-    chrono::Utc::now()
-        .format("%Y-%m-%dT%H:%M:%S%.6fZ")
-        .to_string()
-}
+pub use error::{Error, Object, Result};
+/// `examples/compose_cost.rs` reads it here.
+pub use model::compose;
+pub use team::Team;

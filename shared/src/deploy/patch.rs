@@ -6,15 +6,21 @@
 
 use serde_json::{Map, Value};
 
-use super::{
-    Team,
-    apps::{self, AppRecord, Source, Wanted},
-    checks,
-    create::{basic_auth_complete, compose_domain_list, requested_domains, settings_of},
-    domains::{self, DomainList},
-    fields::{self, Endpoint, Input},
+use crate::{
+    Config,
+    db::Db,
+    deploy::{
+        apps::{self, AppRecord, Source},
+        error::{Error, Result},
+        model::{
+            self, app, checks,
+            domains::{self, DomainList},
+            fields::Endpoint,
+            input,
+        },
+        team::Team,
+    },
 };
-use crate::{Config, Error, Result, db::Db};
 
 /// Applies `body` to the application `uuid`; retried when another request
 /// changed it in between.
@@ -29,7 +35,7 @@ pub async fn patch(
     loop {
         let old = apps::get(db, team, uuid).await?;
         match apply(db, config, team, &old, body.clone()).await {
-            Err(Error::Conflict(_)) if attempt < 3 => attempt += 1,
+            Err(Error::Changed(_)) if attempt < 3 => attempt += 1,
             other => return other,
         }
     }
@@ -47,15 +53,13 @@ async fn apply(
     } else {
         checks::git_repository
     };
-    let input = fields::parse(body, Endpoint::Patch, repository)?;
+    let input = input::parse(body, Endpoint::Patch, repository)?;
     let deploy = input.flag("instant_deploy", false);
     if deploy && !team.can_deploy {
-        return Err(Error::Forbidden(
-            "Missing required permissions: deploy".into(),
-        ));
+        return Err(Error::DeployNotAllowed);
     }
     let build_pack = match input.str("build_pack") {
-        Some(b) if b != old.build_pack && !is_git(old.source) => {
+        Some(b) if b != old.build_pack && !old.source.is_git() => {
             return Err(Error::field(
                 "build_pack",
                 format!(
@@ -67,7 +71,7 @@ async fn apply(
         Some(b) => b.to_string(),
         None => old.build_pack.clone(),
     };
-    let (fqdn, compose) = requested_domains(&input, &build_pack)?;
+    let (fqdn, compose) = app::requested_domains(&input, &build_pack)?;
     let fqdn = if input.has("domains") {
         fqdn
     } else {
@@ -78,7 +82,7 @@ async fn apply(
     } else if input.has("docker_compose_domains") {
         compose
     } else {
-        stored_compose_domains(old)
+        old.compose_domains()
     };
     if input.has("provider_app_uuid") && old.source != Source::ProviderApp {
         return Err(Error::field(
@@ -87,12 +91,12 @@ async fn apply(
         ));
     }
     let mut settings = old.settings.clone();
-    settings.extend(settings_of(&input));
+    settings.merge(app::Settings::sent(&input));
     if build_pack != "dockercompose" {
         // Leaving compose drops the services' domains (and their claims).
-        settings.remove("docker_compose_domains");
+        settings.forget("docker_compose_domains");
     }
-    basic_auth_complete(&settings)?;
+    app::basic_auth_complete(&settings)?;
     let mut new = AppRecord {
         name: input.str("name").unwrap_or(&old.name).to_string(),
         description: if input.has("description") {
@@ -104,7 +108,7 @@ async fn apply(
         fqdn: fqdn.fqdn(),
         settings,
         version: old.version + 1,
-        updated_at: super::timestamp(),
+        updated_at: model::timestamp(),
         ..old.clone()
     };
     let mut all = fqdn;
@@ -116,8 +120,8 @@ async fn apply(
         ));
     }
     new.claimed = all.urls().to_vec();
-    if moves(&input) {
-        let placement = apps::resolve(db, team, &wanted(&input, old)).await?;
+    if app::moves(&input) {
+        let placement = apps::resolve(db, team, &app::wanted(&input, old)).await?;
         new.project_uuid = placement.environment.project_uuid.clone();
         new.environment_uuid = placement.environment.uuid.clone();
         new.environment_name = placement.environment.name.clone();
@@ -130,59 +134,4 @@ async fn apply(
     let force = input.flag("force_domain_override", false);
     apps::save(db, config, team, &new, Some(old), force, deploy).await?;
     Ok(new)
-}
-
-fn is_git(source: Source) -> bool {
-    matches!(
-        source,
-        Source::Public | Source::ProviderApp | Source::DeployKey
-    )
-}
-
-const PLACEMENT: &[&str] = &[
-    "project_uuid",
-    "environment_name",
-    "environment_uuid",
-    "server_uuid",
-    "destination_uuid",
-    "provider_app_uuid",
-];
-
-fn moves(input: &Input) -> bool {
-    PLACEMENT.iter().any(|f| input.has(f))
-}
-
-/// The placement a PATCH asks for: what it sends, the rest as it was. A new
-/// server without a destination picks its only one; a new project without
-/// an environment looks for one of the same name.
-fn wanted(input: &Input, old: &AppRecord) -> Wanted {
-    let sent = |f: &str| input.str(f).map(str::to_string);
-    let env_sent = input.has("environment_name") || input.has("environment_uuid");
-    let server_changed = sent("server_uuid").is_some_and(|s| s != old.server_uuid);
-    Wanted {
-        project_uuid: sent("project_uuid").unwrap_or_else(|| old.project_uuid.clone()),
-        environment_name: if env_sent {
-            sent("environment_name")
-        } else {
-            Some(old.environment_name.clone())
-        },
-        environment_uuid: if env_sent {
-            sent("environment_uuid")
-        } else {
-            None
-        },
-        server_uuid: sent("server_uuid").unwrap_or_else(|| old.server_uuid.clone()),
-        destination_uuid: sent("destination_uuid")
-            .or_else(|| (!server_changed).then(|| old.destination_uuid.clone())),
-        provider_app_uuid: sent("provider_app_uuid").or_else(|| old.provider_app_uuid.clone()),
-        private_key_uuid: None,
-    }
-}
-
-fn stored_compose_domains(app: &AppRecord) -> DomainList {
-    let mut input = Input::default();
-    if let Some(v) = app.settings.get("docker_compose_domains") {
-        input.set("docker_compose_domains", v.clone());
-    }
-    compose_domain_list(&input)
 }

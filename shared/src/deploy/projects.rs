@@ -2,69 +2,24 @@
 //! order by its environments and their name guards, so one query reads a
 //! project whole. A new project gets a `production` environment.
 
-use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::{Team, body::Body, item, timestamp};
-use crate::{
-    Error, Result,
-    db::{self, Db, keys},
+use crate::deploy::model::project::new_environment;
+pub use crate::deploy::model::project::{
+    EnvironmentRecord, MAX_ENVIRONMENTS, Project, ProjectRecord, parse_new,
 };
-
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct ProjectRecord {
-    pub uuid: String,
-    pub name: String,
-    #[serde(default)]
-    pub description: Option<String>,
-    pub created_at: String,
-    pub updated_at: String,
-}
-
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct EnvironmentRecord {
-    pub uuid: String,
-    pub name: String,
-    pub project_uuid: String,
-    #[serde(default)]
-    pub description: Option<String>,
-    pub created_at: String,
-    pub updated_at: String,
-}
-
-/// A project with its environments.
-pub struct Project {
-    pub project: ProjectRecord,
-    pub environments: Vec<EnvironmentRecord>,
-}
-
-impl Project {
-    /// An environment by name, else by uuid (Coolify's order).
-    pub fn environment(
-        &self,
-        name: Option<&str>,
-        uuid: Option<&str>,
-    ) -> Option<&EnvironmentRecord> {
-        name.and_then(|n| self.environments.iter().find(|e| e.name == n))
-            .or_else(|| uuid.and_then(|u| self.environments.iter().find(|e| e.uuid == u)))
-    }
-}
+use crate::{
+    db::{self, Db, keys},
+    deploy::{
+        error::{Error, Object, Result},
+        model::{self, body::Body, timestamp},
+        store::{self, item, quota},
+        team::Team,
+    },
+};
 
 /// The project item's count of its environments.
 const ENVIRONMENTS: &str = "envs";
-
-/// Environments one project may have (a project is deleted in one
-/// transaction with all of them).
-pub const MAX_ENVIRONMENTS: usize = 40;
-
-/// `{"name", "description"}` of a new project.
-pub fn parse_new(map: Map<String, Value>) -> Result<(String, Option<String>)> {
-    let mut b = Body::new(map);
-    let name = b.string("name", true, 255);
-    let description = b.string("description", false, 2000);
-    b.finish()?;
-    Ok((name.unwrap_or_default(), description))
-}
 
 pub async fn create(
     db: &Db,
@@ -74,7 +29,7 @@ pub async fn create(
 ) -> Result<ProjectRecord> {
     let now = timestamp();
     let project = ProjectRecord {
-        uuid: super::new_uuid(),
+        uuid: model::new_uuid(),
         name,
         description,
         created_at: now.clone(),
@@ -86,25 +41,13 @@ pub async fn create(
     it.insert(ENVIRONMENTS.into(), db::n(1));
     tx.put_if_absent(it)?;
     push_environment(&mut tx, team, &production)?;
-    let counted = super::quota::add(&mut tx, team, super::quota::Kind::Projects)?;
+    let counted = quota::add(&mut tx, team, quota::Kind::Projects)?;
     match db.transact(tx).await {
         Ok(()) => Ok(project),
         Err(e) if e.failed_condition() == Some(counted) => {
-            Err(super::quota::full(super::quota::Kind::Projects))
+            Err(Error::QuotaFull(quota::Kind::Projects.object()))
         }
         Err(e) => Err(e.into()),
-    }
-}
-
-fn new_environment(project: &str, name: &str) -> EnvironmentRecord {
-    let now = timestamp();
-    EnvironmentRecord {
-        uuid: super::new_uuid(),
-        name: name.to_string(),
-        project_uuid: project.to_string(),
-        description: None,
-        created_at: now.clone(),
-        updated_at: now,
     }
 }
 
@@ -121,14 +64,14 @@ fn push_environment(tx: &mut db::Tx, team: &Team, env: &EnvironmentRecord) -> Re
 
 pub async fn list(db: &Db, team: &Team) -> Result<Vec<ProjectRecord>> {
     let mut all: Vec<ProjectRecord> =
-        super::list(db, team, keys::PROJECT_PREFIX, "project").await?;
+        store::list(db, team, keys::PROJECT_PREFIX, "project").await?;
     all.sort_by(|a, b| a.name.cmp(&b.name).then(a.uuid.cmp(&b.uuid)));
     Ok(all)
 }
 
 /// A project with its environments, in one query.
 pub async fn load(db: &Db, team: &Team, uuid: &str) -> Result<Option<Project>> {
-    let Some(uuid) = super::parse_uuid(uuid) else {
+    let Some(uuid) = model::parse_uuid(uuid) else {
         return Ok(None);
     };
     let items = db
@@ -154,6 +97,13 @@ pub async fn load(db: &Db, team: &Team, uuid: &str) -> Result<Option<Project>> {
     }))
 }
 
+/// One of the team's projects, or the 404.
+pub async fn find(db: &Db, team: &Team, uuid: &str) -> Result<Project> {
+    load(db, team, uuid)
+        .await?
+        .ok_or(Error::NotFound(Object::Project))
+}
+
 pub async fn create_environment(
     db: &Db,
     team: &Team,
@@ -174,34 +124,34 @@ pub async fn create_environment(
     });
     b.finish()?;
     if project.environments.len() >= MAX_ENVIRONMENTS {
-        return Err(Error::BadRequest(format!(
-            "A project can have at most {MAX_ENVIRONMENTS} environments."
-        )));
+        return Err(Error::TooManyChildren {
+            parent: Object::Project,
+            max: MAX_ENVIRONMENTS,
+        });
     }
     let env = new_environment(&project.project.uuid, &name.unwrap_or_default());
     let mut tx = db.tx();
     let parent = team.key(&keys::project_sk(&env.project_uuid));
-    super::add_child(&mut tx, parent.clone(), ENVIRONMENTS, MAX_ENVIRONMENTS)?;
+    store::add_child(&mut tx, parent.clone(), ENVIRONMENTS, MAX_ENVIRONMENTS)?;
     push_environment(&mut tx, team, &env)?;
     match db.transact(tx).await {
         Ok(()) => Ok(env),
         Err(e) => match e.failed_condition() {
-            Some(0) if db.get(parent).await?.is_some() => Err(Error::BadRequest(format!(
-                "A project can have at most {MAX_ENVIRONMENTS} environments."
-            ))),
-            Some(0) => Err(Error::NotFound("Project not found.".into())),
-            Some(_) => Err(Error::Conflict(
-                "Environment with this name already exists.".into(),
-            )),
+            Some(0) if db.get(parent).await?.is_some() => Err(Error::TooManyChildren {
+                parent: Object::Project,
+                max: MAX_ENVIRONMENTS,
+            }),
+            Some(0) => Err(Error::NotFound(Object::Project)),
+            Some(_) => Err(Error::EnvironmentExists),
             None => Err(e.into()),
         },
     }
 }
 
 /// Deletes a project, unless an application uses it, and its
-/// environments (see [`super::delete_family`]).
+/// environments (see [`store::delete_family`]).
 pub async fn delete(db: &Db, team: &Team, project: &Project) -> Result<()> {
-    let family = |p: &Project| super::Family {
+    let family = |p: &Project| store::Family {
         count: Some((ENVIRONMENTS, p.environments.len())),
         children: p
             .environments
@@ -215,26 +165,16 @@ pub async fn delete(db: &Db, team: &Team, project: &Project) -> Result<()> {
             .collect(),
         refers_to: Vec::new(),
         updated_at: None,
-        counted: Some(super::quota::Kind::Projects),
+        counted: Some(quota::Kind::Projects),
     };
     let uuid = &project.project.uuid;
-    super::delete_family(
+    store::delete_family(
         db,
         team,
         team.key(&keys::project_sk(uuid)),
         family(project),
         || async { Ok(load(db, team, uuid).await?.as_ref().map(family)) },
-        super::Refusals {
-            in_use: "Project has resources, so it cannot be deleted.",
-            gone: "Project not found.",
-        },
+        Object::Project,
     )
     .await
-}
-
-/// The project as Coolify shows it, with its environments.
-pub fn view(p: &Project) -> Value {
-    let mut v = serde_json::to_value(&p.project).unwrap_or_default();
-    v["environments"] = serde_json::to_value(&p.environments).unwrap_or_default();
-    v
 }

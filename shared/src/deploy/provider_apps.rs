@@ -2,35 +2,16 @@
 //! repository is cloned through. Its client and webhook secrets are stored
 //! and never shown. It refers to a deploy key, counted on the key.
 
-use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value, json};
-
-use super::{Team, body::Body, item, ssh_keys, timestamp};
+pub use crate::deploy::model::provider_app::{ProviderAppRecord, parse_new};
 use crate::{
-    Error, Result,
     db::{Db, Item, keys},
+    deploy::{
+        error::{Error, Result},
+        model, ssh_keys,
+        store::{self, item, quota},
+        team::Team,
+    },
 };
-
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct ProviderAppRecord {
-    pub uuid: String,
-    pub name: String,
-    #[serde(default)]
-    pub organization: Option<String>,
-    pub api_url: String,
-    pub html_url: String,
-    pub custom_user: String,
-    pub custom_port: i64,
-    pub app_id: i64,
-    pub installation_id: i64,
-    pub client_id: String,
-    pub client_secret: String,
-    #[serde(default)]
-    pub webhook_secret: Option<String>,
-    pub private_key_uuid: String,
-    pub created_at: String,
-    pub updated_at: String,
-}
 
 pub fn key_of(team: &Team, uuid: &str) -> Item {
     team.key(&sk(uuid))
@@ -40,97 +21,33 @@ fn sk(uuid: &str) -> String {
     format!("{}{uuid}", keys::PROVIDER_APP_PREFIX)
 }
 
-fn http_url(v: &str) -> Result<(), String> {
-    match url::Url::parse(v) {
-        Ok(u) if matches!(u.scheme(), "http" | "https") && u.host_str().is_some() => Ok(()),
-        _ => Err("The value must be an http(s) URL.".into()),
-    }
-}
-
-pub fn parse_new(map: Map<String, Value>) -> Result<ProviderAppRecord> {
-    let mut b = Body::new(map);
-    let name = b.string("name", true, 255);
-    let organization = b.string("organization", false, 255);
-    let api_url = b.string("api_url", true, 255);
-    let api_url = b.check("api_url", api_url, http_url);
-    let html_url = b.string("html_url", true, 255);
-    let html_url = b.check("html_url", html_url, http_url);
-    let custom_user = b.string("custom_user", false, 64);
-    let custom_port = b.integer("custom_port", false, 1, 65535);
-    let app_id = b.integer("app_id", true, 1, i64::MAX);
-    let installation_id = b.integer("installation_id", true, 1, i64::MAX);
-    let client_id = b.string("client_id", true, 255);
-    let client_secret = b.string("client_secret", true, 255);
-    let webhook_secret = b.string("webhook_secret", false, 255);
-    let key = b.string("private_key_uuid", true, 64);
-    b.finish()?;
-    let now = timestamp();
-    Ok(ProviderAppRecord {
-        uuid: super::new_uuid(),
-        name: name.unwrap_or_default(),
-        organization,
-        api_url: api_url.unwrap_or_default(),
-        html_url: html_url.unwrap_or_default(),
-        custom_user: custom_user.unwrap_or_else(|| "git".into()),
-        custom_port: custom_port.unwrap_or(22),
-        app_id: app_id.unwrap_or_default(),
-        installation_id: installation_id.unwrap_or_default(),
-        client_id: client_id.unwrap_or_default(),
-        client_secret: client_secret.unwrap_or_default(),
-        webhook_secret,
-        private_key_uuid: key.unwrap_or_default(),
-        created_at: now.clone(),
-        updated_at: now,
-    })
-}
-
 pub async fn create(db: &Db, team: &Team, app: &ProviderAppRecord) -> Result<()> {
     let mut tx = db.tx();
     tx.put_if_absent(item(team, &sk(&app.uuid), "provider_app", app)?)?;
-    super::add_ref(&mut tx, ssh_keys::key_of(team, &app.private_key_uuid))?;
-    let counted = super::quota::add(&mut tx, team, super::quota::Kind::ProviderApps)?;
+    store::add_ref(&mut tx, ssh_keys::key_of(team, &app.private_key_uuid))?;
+    let counted = quota::add(&mut tx, team, quota::Kind::ProviderApps)?;
     match db.transact(tx).await {
         Ok(()) => Ok(()),
         Err(e) if e.failed_condition() == Some(1) => {
             Err(Error::field("private_key_uuid", "Private Key not found."))
         }
         Err(e) if e.failed_condition() == Some(counted) => {
-            Err(super::quota::full(super::quota::Kind::ProviderApps))
+            Err(Error::QuotaFull(quota::Kind::ProviderApps.object()))
         }
         Err(e) => Err(e.into()),
     }
 }
 
 pub async fn get(db: &Db, team: &Team, uuid: &str) -> Result<Option<ProviderAppRecord>> {
-    match super::parse_uuid(uuid) {
-        Some(u) => super::get(db, team, &sk(&u)).await,
+    match model::parse_uuid(uuid) {
+        Some(u) => store::get(db, team, &sk(&u)).await,
         None => Ok(None),
     }
 }
 
 pub async fn list(db: &Db, team: &Team) -> Result<Vec<ProviderAppRecord>> {
     let mut all: Vec<ProviderAppRecord> =
-        super::list(db, team, keys::PROVIDER_APP_PREFIX, "provider_app").await?;
+        store::list(db, team, keys::PROVIDER_APP_PREFIX, "provider_app").await?;
     all.sort_by(|a, b| a.name.cmp(&b.name).then(a.uuid.cmp(&b.uuid)));
     Ok(all)
-}
-
-/// The app without its secrets.
-pub fn view(a: &ProviderAppRecord) -> Value {
-    json!({
-        "uuid": a.uuid,
-        "name": a.name,
-        "organization": a.organization,
-        "api_url": a.api_url,
-        "html_url": a.html_url,
-        "custom_user": a.custom_user,
-        "custom_port": a.custom_port,
-        "app_id": a.app_id,
-        "installation_id": a.installation_id,
-        "client_id": a.client_id,
-        "private_key_uuid": a.private_key_uuid,
-        "is_system_wide": false,
-        "created_at": a.created_at,
-        "updated_at": a.updated_at,
-    })
 }

@@ -3,167 +3,24 @@
 //! Each new server gets one default destination. A server refers to a
 //! deploy key, counted on the key.
 
-use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::{Team, body::Body, domains::DomainList, item, ssh_keys, timestamp};
-use crate::{
-    Error, Result,
-    db::{self, Db, keys},
+pub use crate::deploy::model::server::{
+    DestinationRecord, MAX_DESTINATIONS, PROXY_TYPES, Server, ServerRecord, parse,
 };
-
-pub const PROXY_TYPES: &[&str] = &["traefik", "caddy", "none"];
-
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct ServerRecord {
-    pub uuid: String,
-    pub name: String,
-    #[serde(default)]
-    pub description: Option<String>,
-    pub ip: String,
-    pub port: i64,
-    pub user: String,
-    pub private_key_uuid: String,
-    #[serde(default)]
-    pub wildcard_domain: Option<String>,
-    pub proxy_type: String,
-    #[serde(default)]
-    pub is_build_server: bool,
-    pub created_at: String,
-    pub updated_at: String,
-}
-
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct DestinationRecord {
-    pub uuid: String,
-    pub name: String,
-    pub network: String,
-    pub server_uuid: String,
-    pub created_at: String,
-}
-
-pub struct Server {
-    pub server: ServerRecord,
-    pub destinations: Vec<DestinationRecord>,
-}
+use crate::{
+    db::{self, Db, keys},
+    deploy::{
+        error::{Error, Object, Result},
+        model::{self, body::Body, timestamp},
+        ssh_keys,
+        store::{self, item, quota},
+        team::Team,
+    },
+};
 
 /// The server item's count of its destinations.
 const DESTINATIONS: &str = "dests";
-
-/// Destinations one server may have.
-pub const MAX_DESTINATIONS: usize = 20;
-
-/// A server's fields from a create (all rules) or a PATCH (only what is
-/// sent, over `old`).
-pub fn parse(map: Map<String, Value>, old: Option<&ServerRecord>) -> Result<ServerRecord> {
-    let creating = old.is_none();
-    let mut b = Body::new(map);
-    // A server always has a name: a PATCH may change it, not remove it.
-    let name_required = creating || b.has("name");
-    let name = b.string("name", name_required, 255);
-    let description_sent = b.has("description");
-    let description = b.string("description", false, 2000);
-    let ip = b.string("ip", creating, 255);
-    let ip = b.check("ip", ip, check_address);
-    let port = b.integer("port", false, 1, 65535);
-    let user = b.string("user", false, 64);
-    let user = b.check("user", user, |u| {
-        if u.chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
-        {
-            Ok(())
-        } else {
-            Err("The user field format is invalid.".into())
-        }
-    });
-    let key = b.string("private_key_uuid", creating, 64);
-    let wildcard_sent = b.has("wildcard_domain");
-    let wildcard = b.string("wildcard_domain", false, 255);
-    // Application domains are made from it: it must be one valid domain URL.
-    let wildcard = b.check("wildcard_domain", wildcard, |w| {
-        match DomainList::parse(w) {
-            Ok(list) if list.urls().len() == 1 => Ok(()),
-            _ => Err(
-                "The wildcard domain must be an http(s) URL, such as https://apps.example.com."
-                    .into(),
-            ),
-        }
-    });
-    let proxy = b.string("proxy_type", false, 16);
-    let proxy = b.check("proxy_type", proxy.map(|p| p.to_lowercase()), |p| {
-        if PROXY_TYPES.contains(&p) {
-            Ok(())
-        } else {
-            Err(format!(
-                "The selected proxy type is invalid. Allowed: {}.",
-                PROXY_TYPES.join(", ")
-            ))
-        }
-    });
-    let build = b.boolean("is_build_server");
-    b.finish()?;
-    let now = timestamp();
-    let base = old.cloned().unwrap_or_else(|| ServerRecord {
-        uuid: super::new_uuid(),
-        name: String::new(),
-        description: None,
-        ip: String::new(),
-        port: 22,
-        user: "root".into(),
-        private_key_uuid: String::new(),
-        wildcard_domain: None,
-        proxy_type: "traefik".into(),
-        is_build_server: false,
-        created_at: now.clone(),
-        updated_at: now.clone(),
-    });
-    Ok(ServerRecord {
-        name: name.unwrap_or(base.name),
-        description: if description_sent {
-            description
-        } else {
-            base.description
-        },
-        ip: ip.unwrap_or(base.ip),
-        port: port.unwrap_or(base.port),
-        user: user.unwrap_or(base.user),
-        private_key_uuid: key.unwrap_or(base.private_key_uuid),
-        wildcard_domain: if wildcard_sent {
-            wildcard
-        } else {
-            base.wildcard_domain
-        },
-        proxy_type: proxy.unwrap_or(base.proxy_type),
-        is_build_server: build.unwrap_or(base.is_build_server),
-        updated_at: now,
-        ..base
-    })
-}
-
-/// An IPv4 or IPv6 address, or a host name.
-///
-/// A host name's labels are letters, digits and inner hyphens, and its
-/// last label is not all digits (so `300.1.1.1` is neither an address nor
-/// a name).
-fn check_address(v: &str) -> Result<(), String> {
-    let host_name = v.len() <= 253
-        && v.split('.').all(|l| {
-            !l.is_empty()
-                && l.len() <= 63
-                && l.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
-                && !l.starts_with('-')
-                && !l.ends_with('-')
-        })
-        && !v
-            .rsplit('.')
-            .next()
-            .is_some_and(|last| last.chars().all(|c| c.is_ascii_digit()));
-    if v.parse::<std::net::IpAddr>().is_ok() || host_name {
-        Ok(())
-    } else {
-        Err("The ip field must be an IP address or a host name.".into())
-    }
-}
 
 fn key_missing() -> Error {
     Error::field("private_key_uuid", "Private Key not found.")
@@ -172,7 +29,7 @@ fn key_missing() -> Error {
 pub async fn create(db: &Db, team: &Team, server: ServerRecord) -> Result<ServerRecord> {
     let now = timestamp();
     let destination = DestinationRecord {
-        uuid: super::new_uuid(),
+        uuid: model::new_uuid(),
         name: "default".into(),
         network: "default".into(),
         server_uuid: server.uuid.clone(),
@@ -183,13 +40,13 @@ pub async fn create(db: &Db, team: &Team, server: ServerRecord) -> Result<Server
     it.insert(DESTINATIONS.into(), db::n(1));
     tx.put_if_absent(it)?;
     push_destination(&mut tx, team, &destination)?;
-    super::add_ref(&mut tx, ssh_keys::key_of(team, &server.private_key_uuid))?;
-    let counted = super::quota::add(&mut tx, team, super::quota::Kind::Servers)?;
+    store::add_ref(&mut tx, ssh_keys::key_of(team, &server.private_key_uuid))?;
+    let counted = quota::add(&mut tx, team, quota::Kind::Servers)?;
     match db.transact(tx).await {
         Ok(()) => Ok(server),
         Err(e) if e.failed_condition() == Some(3) => Err(key_missing()),
         Err(e) if e.failed_condition() == Some(counted) => {
-            Err(super::quota::full(super::quota::Kind::Servers))
+            Err(Error::QuotaFull(quota::Kind::Servers.object()))
         }
         Err(e) => Err(e.into()),
     }
@@ -215,15 +72,13 @@ pub async fn update(
         &[(":seen", db::s(&old.updated_at))],
     )?;
     if old.private_key_uuid != new.private_key_uuid {
-        super::add_ref(&mut tx, ssh_keys::key_of(team, &new.private_key_uuid))?;
-        super::drop_ref(&mut tx, ssh_keys::key_of(team, &old.private_key_uuid))?;
+        store::add_ref(&mut tx, ssh_keys::key_of(team, &new.private_key_uuid))?;
+        store::drop_ref(&mut tx, ssh_keys::key_of(team, &old.private_key_uuid))?;
     }
     match db.transact(tx).await {
         Ok(()) => Ok(new),
         Err(e) => match e.failed_condition() {
-            Some(0) => Err(Error::Conflict(
-                "The server was changed by another request; retry.".into(),
-            )),
+            Some(0) => Err(Error::Changed(Object::Server)),
             Some(1) => Err(key_missing()),
             _ => Err(e.into()),
         },
@@ -231,14 +86,14 @@ pub async fn update(
 }
 
 pub async fn list(db: &Db, team: &Team) -> Result<Vec<ServerRecord>> {
-    let mut all: Vec<ServerRecord> = super::list(db, team, keys::SERVER_PREFIX, "server").await?;
+    let mut all: Vec<ServerRecord> = store::list(db, team, keys::SERVER_PREFIX, "server").await?;
     all.sort_by(|a, b| a.name.cmp(&b.name).then(a.uuid.cmp(&b.uuid)));
     Ok(all)
 }
 
 /// A server with its destinations, in one query.
 pub async fn load(db: &Db, team: &Team, uuid: &str) -> Result<Option<Server>> {
-    let Some(uuid) = super::parse_uuid(uuid) else {
+    let Some(uuid) = model::parse_uuid(uuid) else {
         return Ok(None);
     };
     let items = db
@@ -264,6 +119,13 @@ pub async fn load(db: &Db, team: &Team, uuid: &str) -> Result<Option<Server>> {
     }))
 }
 
+/// One of the team's servers, or the 404.
+pub async fn find(db: &Db, team: &Team, uuid: &str) -> Result<Server> {
+    load(db, team, uuid)
+        .await?
+        .ok_or(Error::NotFound(Object::Server))
+}
+
 pub async fn add_destination(
     db: &Db,
     team: &Team,
@@ -286,17 +148,16 @@ pub async fn add_destination(
     b.finish()?;
     let network = network.unwrap_or_default();
     if server.destinations.iter().any(|d| d.network == network) {
-        return Err(Error::Conflict(format!(
-            "A destination with network {network} already exists on this server."
-        )));
+        return Err(Error::NetworkExists(network));
     }
     if server.destinations.len() >= MAX_DESTINATIONS {
-        return Err(Error::BadRequest(format!(
-            "A server can have at most {MAX_DESTINATIONS} destinations."
-        )));
+        return Err(Error::TooManyChildren {
+            parent: Object::Server,
+            max: MAX_DESTINATIONS,
+        });
     }
     let d = DestinationRecord {
-        uuid: super::new_uuid(),
+        uuid: model::new_uuid(),
         name: name.unwrap_or_default(),
         network,
         server_uuid: server.server.uuid.clone(),
@@ -304,19 +165,17 @@ pub async fn add_destination(
     };
     let mut tx = db.tx();
     let parent = team.key(&keys::server_sk(&d.server_uuid));
-    super::add_child(&mut tx, parent.clone(), DESTINATIONS, MAX_DESTINATIONS)?;
+    store::add_child(&mut tx, parent.clone(), DESTINATIONS, MAX_DESTINATIONS)?;
     push_destination(&mut tx, team, &d)?;
     match db.transact(tx).await {
         Ok(()) => Ok(d),
         Err(e) => match e.failed_condition() {
-            Some(0) if db.get(parent).await?.is_some() => Err(Error::BadRequest(format!(
-                "A server can have at most {MAX_DESTINATIONS} destinations."
-            ))),
-            Some(0) => Err(Error::NotFound("Server not found.".into())),
-            Some(_) => Err(Error::Conflict(format!(
-                "A destination with network {} already exists on this server.",
-                d.network
-            ))),
+            Some(0) if db.get(parent).await?.is_some() => Err(Error::TooManyChildren {
+                parent: Object::Server,
+                max: MAX_DESTINATIONS,
+            }),
+            Some(0) => Err(Error::NotFound(Object::Server)),
+            Some(_) => Err(Error::NetworkExists(d.network)),
             None => Err(e.into()),
         },
     }
@@ -335,9 +194,9 @@ fn push_destination(tx: &mut db::Tx, team: &Team, d: &DestinationRecord) -> Resu
 }
 
 /// Deletes a server, unless an application runs on it, and its
-/// destinations (see [`super::delete_family`]); its key counts one user less.
+/// destinations (see [`store::delete_family`]); its key counts one user less.
 pub async fn delete(db: &Db, team: &Team, server: &Server) -> Result<()> {
-    let family = |s: &Server| super::Family {
+    let family = |s: &Server| store::Family {
         count: Some((DESTINATIONS, s.destinations.len())),
         children: s
             .destinations
@@ -351,25 +210,16 @@ pub async fn delete(db: &Db, team: &Team, server: &Server) -> Result<()> {
             .collect(),
         refers_to: vec![ssh_keys::key_of(team, &s.server.private_key_uuid)],
         updated_at: Some(s.server.updated_at.clone()),
-        counted: Some(super::quota::Kind::Servers),
+        counted: Some(quota::Kind::Servers),
     };
     let uuid = &server.server.uuid;
-    super::delete_family(
+    store::delete_family(
         db,
         team,
         team.key(&keys::server_sk(uuid)),
         family(server),
         || async { Ok(load(db, team, uuid).await?.as_ref().map(family)) },
-        super::Refusals {
-            in_use: "Server has resources, so you need to delete them before.",
-            gone: "Server not found.",
-        },
+        Object::Server,
     )
     .await
-}
-
-pub fn view(s: &Server) -> Value {
-    let mut v = serde_json::to_value(&s.server).unwrap_or_default();
-    v["destinations"] = serde_json::to_value(&s.destinations).unwrap_or_default();
-    v
 }

@@ -3,29 +3,16 @@
 //! checked and stored, and never shown again; responses carry a SHA-256
 //! digest of it so clients can tell keys apart.
 
-use base64::{Engine, engine::general_purpose::STANDARD, engine::general_purpose::STANDARD_NO_PAD};
-use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value, json};
-use sha2::{Digest, Sha256};
-
-use super::{Team, body::Body, item, timestamp};
+pub use crate::deploy::model::key::{KeyRecord, parse_new};
 use crate::{
-    Result,
     db::{Db, Item, keys},
+    deploy::{
+        error::{Error, Object, Result},
+        model,
+        store::{self, item, quota},
+        team::Team,
+    },
 };
-
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct KeyRecord {
-    pub uuid: String,
-    pub name: String,
-    #[serde(default)]
-    pub description: Option<String>,
-    /// The PEM text. Never serialised into a response.
-    pub private_key: String,
-    pub digest: String,
-    pub created_at: String,
-    pub updated_at: String,
-}
 
 pub fn key_of(team: &Team, uuid: &str) -> Item {
     team.key(&sk(uuid))
@@ -35,107 +22,39 @@ pub fn sk(uuid: &str) -> String {
     format!("{}{uuid}", keys::SSH_KEY_PREFIX)
 }
 
-pub fn parse_new(map: Map<String, Value>) -> Result<KeyRecord> {
-    let mut b = Body::new(map);
-    let name = b.string("name", true, 255);
-    let description = b.string("description", false, 2000);
-    let pem = b.string("private_key", true, 16_384);
-    let pem = b.check("private_key", pem, |p| check_pem(p).map(|_| ()));
-    b.finish()?;
-    let pem = pem.unwrap_or_default();
-    let der = check_pem(&pem).unwrap_or_default();
-    let now = timestamp();
-    Ok(KeyRecord {
-        uuid: super::new_uuid(),
-        name: name.unwrap_or_default(),
-        description,
-        digest: format!("SHA256:{}", STANDARD_NO_PAD.encode(Sha256::digest(&der))),
-        private_key: format!("{}\n", pem.trim()),
-        created_at: now.clone(),
-        updated_at: now,
-    })
-}
-
-/// A PEM block holding a private key: a `-----BEGIN … PRIVATE KEY-----`
-/// line, base64 lines, the matching END line. Returns the decoded body.
-fn check_pem(pem: &str) -> Result<Vec<u8>, String> {
-    let bad = || {
-        "The private key must be a PEM-encoded private key (-----BEGIN … PRIVATE KEY-----)."
-            .to_string()
-    };
-    let mut lines = pem.trim().lines().map(str::trim);
-    let begin = lines.next().ok_or_else(bad)?;
-    let label = begin
-        .strip_prefix("-----BEGIN ")
-        .and_then(|l| l.strip_suffix("-----"))
-        .filter(|l| l.ends_with("PRIVATE KEY"))
-        .ok_or_else(bad)?;
-    let rest: Vec<&str> = lines.collect();
-    let (end, body) = rest.split_last().ok_or_else(bad)?;
-    if *end != format!("-----END {label}-----") {
-        return Err(bad());
-    }
-    // Encrypted PEMs carry headers (`Proc-Type: …`); those cannot be used
-    // unattended.
-    if body.iter().any(|l| l.contains(':')) {
-        return Err("The private key must not be protected by a passphrase.".into());
-    }
-    let der = STANDARD.decode(body.concat()).map_err(|_| bad())?;
-    if der.len() < 32 {
-        return Err(bad());
-    }
-    Ok(der)
-}
-
 pub async fn create(db: &Db, team: &Team, key: &KeyRecord) -> Result<()> {
     let mut tx = db.tx();
     tx.put_if_absent(item(team, &sk(&key.uuid), "ssh_key", key)?)?;
-    let counted = super::quota::add(&mut tx, team, super::quota::Kind::Keys)?;
+    let counted = quota::add(&mut tx, team, quota::Kind::Keys)?;
     match db.transact(tx).await {
         Ok(()) => Ok(()),
         Err(e) if e.failed_condition() == Some(counted) => {
-            Err(super::quota::full(super::quota::Kind::Keys))
+            Err(Error::QuotaFull(quota::Kind::Keys.object()))
         }
         Err(e) => Err(e.into()),
     }
 }
 
 pub async fn get(db: &Db, team: &Team, uuid: &str) -> Result<Option<KeyRecord>> {
-    match super::parse_uuid(uuid) {
-        Some(u) => super::get(db, team, &sk(&u)).await,
+    match model::parse_uuid(uuid) {
+        Some(u) => store::get(db, team, &sk(&u)).await,
         None => Ok(None),
     }
 }
 
+/// One of the team's keys, or the 404.
+pub async fn find(db: &Db, team: &Team, uuid: &str) -> Result<KeyRecord> {
+    get(db, team, uuid)
+        .await?
+        .ok_or(Error::NotFound(Object::PrivateKey))
+}
+
 pub async fn list(db: &Db, team: &Team) -> Result<Vec<KeyRecord>> {
-    let mut all: Vec<KeyRecord> = super::list(db, team, keys::SSH_KEY_PREFIX, "ssh_key").await?;
+    let mut all: Vec<KeyRecord> = store::list(db, team, keys::SSH_KEY_PREFIX, "ssh_key").await?;
     all.sort_by(|a, b| a.name.cmp(&b.name).then(a.uuid.cmp(&b.uuid)));
     Ok(all)
 }
 
 pub async fn delete(db: &Db, team: &Team, uuid: &str) -> Result<()> {
-    super::delete_resource(
-        db,
-        team,
-        &sk(uuid),
-        super::quota::Kind::Keys,
-        super::Refusals {
-            in_use: "Private Key is in use by a server, an application or a provider app.",
-            gone: "Private Key not found.",
-        },
-    )
-    .await
-}
-
-/// The key without its secret.
-pub fn view(k: &KeyRecord) -> Value {
-    json!({
-        "uuid": k.uuid,
-        "name": k.name,
-        "description": k.description,
-        "digest": k.digest,
-        "is_git_related": false,
-        "created_at": k.created_at,
-        "updated_at": k.updated_at,
-    })
+    store::delete_resource(db, team, &sk(uuid), quota::Kind::Keys, Object::PrivateKey).await
 }

@@ -1,4 +1,5 @@
-//! The Application record as list, get and PATCH return it: Coolify's
+//! The Coolify JSON of each deploy record. The Application record as
+//! list, get and PATCH return it: Coolify's
 //! record names (its domains in `fqdn`), the seed's names for the renamed
 //! fields, every stored setting with Coolify's defaults for the unset ones,
 //! and the placement by uuid. Secrets only for `read:sensitive` or `root`.
@@ -6,59 +7,24 @@
 use serde_json::{Map, Value, json};
 
 use super::{
-    apps::AppRecord,
-    fields::{FIELDS, Kind, Role},
+    model::{
+        app::AppRecord,
+        fields::{FIELDS, Role},
+    },
+    projects::Project,
+    provider_apps::ProviderAppRecord,
+    servers::Server,
+    ssh_keys::KeyRecord,
 };
-
-/// Coolify's column default of a setting the client never set.
-fn default_of(name: &str) -> Value {
-    match name {
-        "git_commit_sha" => json!("HEAD"),
-        "static_image" => json!("nginx:alpine"),
-        "base_directory" => json!("/"),
-        "health_check_path" => json!("/"),
-        "health_check_host" => json!("localhost"),
-        "health_check_method" => json!("GET"),
-        "health_check_return_code" => json!(200),
-        "health_check_scheme" => json!("http"),
-        "health_check_type" => json!("http"),
-        "health_check_interval" | "health_check_timeout" | "health_check_start_period" => json!(5),
-        "health_check_retries" => json!(10),
-        "limits_memory" | "limits_memory_swap" | "limits_memory_reservation" | "limits_cpus" => {
-            json!("0")
-        }
-        "limits_memory_swappiness" => json!(60),
-        "limits_cpu_shares" => json!(1024),
-        "redirect" => json!("both"),
-        "docker_compose_location" => json!("/docker-compose.yaml"),
-        "dockerfile_location" => json!("/Dockerfile"),
-        "is_auto_deploy_enabled"
-        | "is_force_https_enabled"
-        | "is_container_label_escape_enabled" => {
-            json!(true)
-        }
-        _ => match super::fields::field(name).map(|f| f.kind) {
-            Some(Kind::Bool) => json!(false),
-            _ => Value::Null,
-        },
-    }
-}
 
 /// The record for a caller; `sensitive` shows the secrets.
 pub fn application(app: &AppRecord, sensitive: bool) -> Value {
     let mut out = Map::new();
     for f in FIELDS.iter().filter(|f| f.role == Role::Setting) {
-        if f.secret && !sensitive
-            || matches!(f.name, "domains" | "name" | "description" | "build_pack")
-        {
+        if f.secret && !sensitive {
             continue;
         }
-        let value = app
-            .settings
-            .get(f.name)
-            .cloned()
-            .unwrap_or_else(|| default_of(f.name));
-        out.insert(f.name.to_string(), value);
+        out.insert(f.name.to_string(), app.settings.shown(f));
     }
     // Coolify keeps compose domains as a JSON text of {service: {domain}}.
     let compose: Map<String, Value> = app
@@ -106,4 +72,50 @@ pub fn application(app: &AppRecord, sensitive: bool) -> Value {
         out.insert("private_key_uuid".into(), json!(app.private_key_uuid));
     }
     Value::Object(out)
+}
+
+/// The project as Coolify shows it, with its environments.
+pub fn project(p: &Project) -> Value {
+    let mut v = serde_json::to_value(&p.project).unwrap_or_default();
+    v["environments"] = serde_json::to_value(&p.environments).unwrap_or_default();
+    v
+}
+
+pub fn server(s: &Server) -> Value {
+    let mut v = serde_json::to_value(&s.server).unwrap_or_default();
+    v["destinations"] = serde_json::to_value(&s.destinations).unwrap_or_default();
+    v
+}
+
+/// The app without its secrets.
+pub fn provider_app(a: &ProviderAppRecord) -> Value {
+    json!({
+        "uuid": a.uuid,
+        "name": a.name,
+        "organization": a.organization,
+        "api_url": a.api_url,
+        "html_url": a.html_url,
+        "custom_user": a.custom_user,
+        "custom_port": a.custom_port,
+        "app_id": a.app_id,
+        "installation_id": a.installation_id,
+        "client_id": a.client_id,
+        "private_key_uuid": a.private_key_uuid,
+        "is_system_wide": false,
+        "created_at": a.created_at,
+        "updated_at": a.updated_at,
+    })
+}
+
+/// The key without its secret.
+pub fn key(k: &KeyRecord) -> Value {
+    json!({
+        "uuid": k.uuid,
+        "name": k.name,
+        "description": k.description,
+        "digest": k.digest,
+        "is_git_related": false,
+        "created_at": k.created_at,
+        "updated_at": k.updated_at,
+    })
 }

@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet, HashSet};
 use super::{Finding, Fix, Inventory, counter, finding, strings, text};
 use crate::{
     db::{Item, keys},
-    deploy::quota,
+    deploy::store::quota,
 };
 
 fn of_kind<'a>(items: &'a [Item], kind: &'a str) -> impl Iterator<Item = &'a Item> + 'a {

@@ -14,8 +14,10 @@ mod request;
 pub mod response;
 mod route;
 mod router;
+pub mod team;
 
 pub use request::{Ctx, Query};
-pub use response::Response;
+pub use response::{Dialect, Response};
 pub use route::{Guard, Limits, Route, Sees};
 pub use router::{App, BoxFuture, PathRouter, Service, handle, run};
+pub use team::deploy_team;

@@ -4,9 +4,17 @@
 use lambda_http::{Body, http::StatusCode};
 use serde::Serialize;
 
-use crate::error::Dialect;
-
 pub type Response = lambda_http::Response<Body>;
+
+/// Which API a route speaks: its JSON, error bodies and status
+/// conventions (`http/errors` renders errors in it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    /// Gitea-compatible tracker and account routes.
+    Tracker,
+    /// Coolify-compatible deploy routes.
+    Deploy,
+}
 
 pub fn json(dialect: Dialect, status: StatusCode, value: &impl Serialize) -> Response {
     // Our own response types always serialise; `{}` is only a safety net.

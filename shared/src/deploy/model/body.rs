@@ -5,8 +5,8 @@
 
 use serde_json::{Map, Value};
 
-use super::fields::Problems;
-use crate::Result;
+use super::input::Problems;
+use crate::deploy::error::Result;
 
 pub struct Body {
     map: Map<String, Value>,

@@ -6,11 +6,9 @@
 //! condition that a create stays within the limit.
 
 use crate::{
-    Error,
     db::{self, DbError, Tx},
+    deploy::{error::Object, team::Team},
 };
-
-use super::Team;
 
 /// Most objects of one kind per team.
 pub const MAX_PER_TEAM: i64 = 1000;
@@ -42,6 +40,17 @@ impl Kind {
             Kind::Servers => "servers",
             Kind::Keys => "private_keys",
             Kind::ProviderApps => "provider_apps",
+        }
+    }
+
+    /// The objects counted.
+    pub fn object(self) -> Object {
+        match self {
+            Kind::Applications => Object::Application,
+            Kind::Projects => Object::Project,
+            Kind::Servers => Object::Server,
+            Kind::Keys => Object::PrivateKey,
+            Kind::ProviderApps => Object::ProviderApp,
         }
     }
 
@@ -84,12 +93,4 @@ pub fn remove(tx: &mut Tx, team: &Team, kind: Kind) -> Result<(), DbError> {
         &[(":minus", db::n(-1))],
     )?;
     Ok(())
-}
-
-/// The 400 for a create past the limit.
-pub fn full(kind: Kind) -> Error {
-    Error::BadRequest(format!(
-        "The team already has {MAX_PER_TEAM} {}; delete some first.",
-        kind.attribute().replace('_', " ")
-    ))
 }

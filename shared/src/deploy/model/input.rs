@@ -10,9 +10,10 @@ use serde_json::{Map, Value};
 
 use super::{
     checks::Check,
+    domains::{DomainList, MAX_DOMAINS},
     fields::{ALIASES, Endpoint, Field, Kind, Role, field},
 };
-use crate::{Error, Result};
+use crate::deploy::error::{Error, Result};
 use Kind::*;
 
 /// A body that passed every field rule: canonical names, decoded text.
@@ -76,7 +77,7 @@ impl Problems {
         if self.0.is_empty() {
             Ok(())
         } else {
-            Err(Error::Validation(self.0))
+            Err(Error::Invalid(self.0))
         }
     }
 }
@@ -105,7 +106,7 @@ pub fn parse(body: Map<String, Value>, endpoint: Endpoint, repository: Check) ->
             );
             continue;
         }
-        let required = endpoint.required().contains(&field.name);
+        let required = endpoint.requires(field);
         if required && (value.is_null() || value.as_str().is_some_and(|s| s.trim().is_empty())) {
             problems.add(&key, "This field is required.");
             continue;
@@ -125,9 +126,9 @@ pub fn parse(body: Map<String, Value>, endpoint: Endpoint, repository: Check) ->
             Err(messages) => messages.into_iter().for_each(|m| problems.add(&key, m)),
         }
     }
-    for name in endpoint.required() {
-        if !input.has(name) && !problems.0.contains_key(*name) {
-            problems.add(name, "This field is required.");
+    for field in endpoint.required() {
+        if !input.has(field.name) && !problems.0.contains_key(field.name) {
+            problems.add(field.name, "This field is required.");
         }
     }
     if endpoint != Endpoint::Patch
@@ -250,10 +251,10 @@ fn compose_domains(value: Value) -> Result<Value, Vec<String>> {
         };
     };
     let mut errors = Vec::new();
-    if items.len() > super::domains::MAX_DOMAINS {
+    if items.len() > MAX_DOMAINS {
         errors.push(format!(
             "The docker compose domains field must not have more than {} items.",
-            super::domains::MAX_DOMAINS
+            MAX_DOMAINS
         ));
     }
     for item in items {
@@ -271,7 +272,7 @@ fn compose_domains(value: Value) -> Result<Value, Vec<String>> {
         match obj.get("domain") {
             None | Some(Value::Null) => {}
             Some(Value::String(d)) => {
-                if let Err(e) = super::domains::DomainList::parse(d) {
+                if let Err(e) = DomainList::parse(d) {
                     errors.extend(e);
                 }
             }
@@ -290,7 +291,7 @@ fn compose_domains(value: Value) -> Result<Value, Vec<String>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::deploy::checks;
+    use crate::deploy::model::checks;
     use serde_json::json;
 
     fn errors(body: Value, endpoint: Endpoint) -> BTreeMap<String, Vec<String>> {
@@ -299,7 +300,7 @@ mod tests {
             endpoint,
             checks::git_repository,
         ) {
-            Err(Error::Validation(e)) => e,
+            Err(Error::Invalid(e)) => e,
             other => panic!("expected a validation error, got {other:?}"),
         }
     }

@@ -1,0 +1,73 @@
+//! What goes wrong in the deploy area, in its own terms. The HTTP layer
+//! turns each case into Coolify's status and message
+//! (`http/errors/deploy.rs`); field problems carry Coolify's validator
+//! wording, which belongs to each rule.
+
+use std::collections::BTreeMap;
+
+use super::model::domains::Conflict;
+use crate::db::DbError;
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// The objects of the deploy API, as errors name them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Object {
+    Application,
+    Project,
+    Environment,
+    Server,
+    PrivateKey,
+    ProviderApp,
+    Deployment,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// Field problems, each field with its messages.
+    #[error("invalid fields: {0:?}")]
+    Invalid(BTreeMap<String, Vec<String>>),
+    /// The object the request names is not the team's.
+    #[error("{0:?} not found")]
+    NotFound(Object),
+    /// A parent still referred to cannot be deleted.
+    #[error("{0:?} is in use")]
+    InUse(Object),
+    /// Another request changed the object between its read and this write.
+    #[error("{0:?} changed meanwhile")]
+    Changed(Object),
+    /// Requested domains are held by other applications or the instance.
+    #[error("domain conflicts: {0:?}")]
+    DomainConflicts(Vec<Conflict>),
+    /// `instant_deploy` without the `deploy` ability.
+    #[error("the token may not deploy")]
+    DeployNotAllowed,
+    /// The team already holds the most objects of a kind it may.
+    #[error("quota of {0:?} reached")]
+    QuotaFull(Object),
+    /// A project's environments or a server's destinations are at their
+    /// maximum (`max`).
+    #[error("{parent:?} has {max} children")]
+    TooManyChildren { parent: Object, max: usize },
+    #[error("an environment of that name exists")]
+    EnvironmentExists,
+    #[error("a destination with network {0} exists")]
+    NetworkExists(String),
+    /// The stored settings would not fit one item.
+    #[error("settings of {size} bytes (most {max})")]
+    SettingsTooLarge { size: usize, max: usize },
+    /// Transient, nothing changed: retry.
+    #[error("busy: {0}")]
+    Busy(&'static str),
+    #[error("internal error: {0}")]
+    Internal(&'static str),
+    #[error(transparent)]
+    Db(#[from] DbError),
+}
+
+impl Error {
+    /// A problem with one field.
+    pub fn field(name: &str, message: impl Into<String>) -> Error {
+        Error::Invalid(BTreeMap::from([(name.to_string(), vec![message.into()])]))
+    }
+}

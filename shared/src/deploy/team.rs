@@ -1,0 +1,55 @@
+//! The caller as the deploy area sees it: a team and what its token may do.
+//! The HTTP layer builds it from the request's token (`http/team.rs`).
+
+use crate::{
+    auth::scope::{Ability, Scopes},
+    db::{Item, keys},
+};
+
+/// The caller's deploy team and what the token may see.
+#[derive(Clone, Debug)]
+pub struct Team {
+    pub name: String,
+    /// `read:sensitive` or `root`: secrets are shown.
+    pub sensitive: bool,
+    /// `deploy` or `root`: deployments may be queued.
+    pub can_deploy: bool,
+}
+
+impl Team {
+    /// The team a token names (its user's own when it names none).
+    pub fn new(team: &str, scopes: &Scopes, user: &str) -> Team {
+        let name = if team.is_empty() { user } else { team };
+        Team {
+            name: name.to_lowercase(),
+            sensitive: scopes.can(Ability::ReadSensitive),
+            can_deploy: scopes.can(Ability::Deploy),
+        }
+    }
+
+    /// The key of one of this team's items.
+    pub fn key(&self, sk: &str) -> Item {
+        keys::deploy(&self.name, sk)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_token_without_a_team_acts_for_its_user() {
+        let scopes = Scopes::parse(&["read"]).unwrap();
+        let t = Team::new("", &scopes, "Ada");
+        assert_eq!(
+            (t.name.as_str(), t.sensitive, t.can_deploy),
+            ("ada", false, false)
+        );
+        let root = Scopes::parse(&["root"]).unwrap();
+        let t = Team::new("Acme", &root, "ada");
+        assert_eq!(
+            (t.name.as_str(), t.sensitive, t.can_deploy),
+            ("acme", true, true)
+        );
+    }
+}
