@@ -39,7 +39,7 @@ def expand_uses(text: str):
     """Yields every path a `use` tree or an inline path names."""
     for m in re.finditer(r"\buse\s+([^;]+);", text, flags=re.S):
         yield from flatten(m.group(1).replace("\n", " ").replace(" ", ""))
-    for m in re.finditer(r"\b((?:crate|super|self)(?:::[A-Za-z_][A-Za-z0-9_]*)+)", text):
+    for m in re.finditer(r"(?<![A-Za-z0-9_:])((?:crate|super|self)(?:::[A-Za-z_][A-Za-z0-9_]*)+)", text):
         yield m.group(1)
 
 
@@ -68,6 +68,11 @@ def flatten(tree: str, prefix: str = ""):
 def resolve(path: str, here: tuple, is_dir_module: bool, modules: set):
     parts = path.split("::")
     base = list(here) if is_dir_module else list(here[:-1])
+    if parts[0] not in ("crate", "super", "self"):
+        # A plain path names an external crate or a child module.
+        if tuple(list(here) + parts[:1]) not in modules:
+            return None
+        base = list(here)
     if parts[0] == "crate":
         base, parts = [], parts[1:]
     while parts and parts[0] in ("super", "self"):

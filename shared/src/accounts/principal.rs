@@ -2,7 +2,7 @@
 //! nobody. Authentication (`crate::auth`) builds these; the rules of every
 //! area read them.
 
-use super::{scope::Scopes, users::UserRecord};
+use super::{scope::Scopes, users::model::UserRecord};
 
 /// How the caller proved who they are.
 #[derive(Clone, Debug)]

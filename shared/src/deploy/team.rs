@@ -21,7 +21,7 @@ impl Team {
     pub fn new(team: &str, scopes: &Scopes, user: &str) -> Team {
         let name = if team.is_empty() { user } else { team };
         Team {
-            name: name.to_lowercase(),
+            name: crate::name::fold(name),
             sensitive: scopes.can(Ability::ReadSensitive),
             can_deploy: scopes.can(Ability::Deploy),
         }

@@ -4,7 +4,7 @@
 
 use super::model::{AccessMode, Membership, NewTeam, TeamRecord};
 use crate::{
-    accounts::{Error, Result, names::fold, users::UserRecord},
+    accounts::{Error, Result, names::fold, users::model::UserRecord},
     db::{self, Db, Tx, keys},
 };
 

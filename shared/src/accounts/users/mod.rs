@@ -24,7 +24,7 @@ pub async fn visible_to(db: &Db, owner: &UserRecord, caller: &Caller) -> Result<
         return Ok(true);
     }
     if owner.is_org() {
-        return super::teams::is_member(db, &owner.name, &me.user.name).await;
+        return super::teams::store::is_member(db, &owner.name, &me.user.name).await;
     }
     Ok(false)
 }
