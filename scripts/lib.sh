@@ -47,7 +47,7 @@ import tomllib
 router = tomllib.load(open("Cargo.toml", "rb"))["workspace"]["metadata"]["lambda"]["watch"]["router"]
 first = {}
 for path, routes in router.items():
-    for r in routes:
+    for r in routes if isinstance(routes, list) else []:
         first.setdefault(r["function"], (r["method"], path.replace("{", "").replace("}", "")))
 print("\n".join("%s %s" % mp for mp in first.values()))
 ' | while read -r method path; do

@@ -9,10 +9,6 @@ use serde_json::Value;
 
 use crate::db::DbError;
 
-/// Which API's error bodies and status conventions to use; defined with
-/// the rendering in `http`, named here for code that has not moved yet.
-pub use crate::http::response::Dialect;
-
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 #[derive(Debug, thiserror::Error)]

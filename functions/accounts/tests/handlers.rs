@@ -2,22 +2,12 @@
 //! Local and calls the function's handler directly, as Lambda would.
 
 use accounts::Api;
-use serde_json::{Value, json};
+use serde_json::json;
 use shared::{
     accounts::{blocks, teams, users},
-    http::{App, handle},
+    http::handle,
     testing::{self, parts, request},
 };
-
-async fn call(
-    app: &App,
-    method: &str,
-    uri: &str,
-    token: Option<&str>,
-    body: Option<Value>,
-) -> (u16, Value) {
-    testing::call::<Api>(app, method, uri, token, body).await
-}
 
 #[tokio::test]
 async fn admin_creates_users_and_others_may_not() {
@@ -26,7 +16,7 @@ async fn admin_creates_users_and_others_may_not() {
     let (_, plain) = testing::seed_user(&app, "pleb", false, &["all"]).await;
 
     let body = json!({"username": "Carol", "email": "carol@example.com", "full_name": "Carol C", "visibility": "limited"});
-    let (status, user) = call(
+    let (status, user) = testing::call::<Api>(
         &app,
         "POST",
         "/api/v1/admin/users",
@@ -43,7 +33,7 @@ async fn admin_creates_users_and_others_may_not() {
     assert_eq!(stored.full_name, "Carol C");
     assert!(stored.password_hash.is_none());
 
-    let (status, err) = call(
+    let (status, err) = testing::call::<Api>(
         &app,
         "POST",
         "/api/v1/admin/users",
@@ -57,7 +47,7 @@ async fn admin_creates_users_and_others_may_not() {
     );
 
     let other = json!({"username": "dave", "email": "CAROL@example.com"});
-    let (status, err) = call(
+    let (status, err) = testing::call::<Api>(
         &app,
         "POST",
         "/api/v1/admin/users",
@@ -78,7 +68,7 @@ async fn admin_creates_users_and_others_may_not() {
     );
 
     let body = json!({"username": "eve", "email": "eve@example.com"});
-    let (status, _) = call(
+    let (status, _) = testing::call::<Api>(
         &app,
         "POST",
         "/api/v1/admin/users",
@@ -87,7 +77,8 @@ async fn admin_creates_users_and_others_may_not() {
     )
     .await;
     assert_eq!(status, 403);
-    let (status, err) = call(&app, "POST", "/api/v1/admin/users", None, Some(body)).await;
+    let (status, err) =
+        testing::call::<Api>(&app, "POST", "/api/v1/admin/users", None, Some(body)).await;
     assert_eq!(
         (status, err["message"].as_str().unwrap()),
         (401, "token is required")
@@ -158,7 +149,7 @@ async fn users_are_shown_according_to_visibility() {
         let body =
             json!({"username": name, "email": format!("{name}@example.com"), "visibility": vis});
         assert_eq!(
-            call(
+            testing::call::<Api>(
                 &app,
                 "POST",
                 "/api/v1/admin/users",
@@ -181,10 +172,11 @@ async fn users_are_shown_according_to_visibility() {
         ("nobody", Some(admin.as_str()), 404),
     ];
     for (name, token, want) in cases {
-        let (status, body) = call(&app, "GET", &format!("/api/v1/users/{name}"), token, None).await;
+        let (status, body) =
+            testing::call::<Api>(&app, "GET", &format!("/api/v1/users/{name}"), token, None).await;
         assert_eq!(status, want, "GET {name} with {token:?}: {body}");
     }
-    let (_, anon) = call(&app, "GET", "/api/v1/users/pub1", None, None).await;
+    let (_, anon) = testing::call::<Api>(&app, "GET", "/api/v1/users/pub1", None, None).await;
     assert!(
         anon["email"]
             .as_str()
@@ -201,7 +193,7 @@ async fn organisations_start_with_an_owners_team_holding_their_creator() {
     let (_, alice) = testing::seed_user(&app, "alice", false, &["write:organization"]).await;
     let (_, bob) = testing::seed_user(&app, "bob", false, &["write:organization"]).await;
 
-    let (status, org) = call(
+    let (status, org) = testing::call::<Api>(
         &app,
         "POST",
         "/api/v1/orgs",
@@ -216,7 +208,7 @@ async fn organisations_start_with_an_owners_team_holding_their_creator() {
     );
     assert!(teams::is_owner(&app.db, "acme", "alice").await.unwrap());
 
-    let (status, _) = call(
+    let (status, _) = testing::call::<Api>(
         &app,
         "POST",
         "/api/v1/orgs",
@@ -225,7 +217,7 @@ async fn organisations_start_with_an_owners_team_holding_their_creator() {
     )
     .await;
     assert_eq!(status, 422, "names are case-insensitive");
-    let (status, _) = call(
+    let (status, _) = testing::call::<Api>(
         &app,
         "POST",
         "/api/v1/orgs",
@@ -236,24 +228,27 @@ async fn organisations_start_with_an_owners_team_holding_their_creator() {
     assert_eq!(status, 422, "users and orgs share one namespace");
 
     assert_eq!(
-        call(&app, "GET", "/api/v1/orgs/acme", Some(&alice), None)
+        testing::call::<Api>(&app, "GET", "/api/v1/orgs/acme", Some(&alice), None)
             .await
             .0,
         200
     );
     assert_eq!(
-        call(&app, "GET", "/api/v1/orgs/acme", Some(&bob), None)
+        testing::call::<Api>(&app, "GET", "/api/v1/orgs/acme", Some(&bob), None)
             .await
             .0,
         404,
         "private org hidden"
     );
     assert_eq!(
-        call(&app, "GET", "/api/v1/orgs/acme", None, None).await.0,
+        testing::call::<Api>(&app, "GET", "/api/v1/orgs/acme", None, None)
+            .await
+            .0,
         404
     );
 
-    let (status, list) = call(&app, "GET", "/api/v1/orgs/acme/teams", Some(&alice), None).await;
+    let (status, list) =
+        testing::call::<Api>(&app, "GET", "/api/v1/orgs/acme/teams", Some(&alice), None).await;
     assert_eq!(status, 200);
     assert_eq!(list[0]["name"], "Owners");
     assert_eq!(list[0]["permission"], "owner");
@@ -265,7 +260,7 @@ async fn teams_membership_and_the_last_owner() {
     let app = testing::app().await;
     let (_, alice) = testing::seed_user(&app, "alice", false, &["write:organization"]).await;
     let (_, bob) = testing::seed_user(&app, "bob", false, &["write:organization"]).await;
-    call(
+    testing::call::<Api>(
         &app,
         "POST",
         "/api/v1/orgs",
@@ -276,7 +271,7 @@ async fn teams_membership_and_the_last_owner() {
 
     let team =
         json!({"name": "devs", "permission": "write", "units": ["repo.issues", "repo.pulls"]});
-    let (status, devs) = call(
+    let (status, devs) = testing::call::<Api>(
         &app,
         "POST",
         "/api/v1/orgs/acme/teams",
@@ -291,7 +286,7 @@ async fn teams_membership_and_the_last_owner() {
     let id = devs["id"].as_i64().unwrap();
 
     assert_eq!(
-        call(
+        testing::call::<Api>(
             &app,
             "POST",
             "/api/v1/orgs/acme/teams",
@@ -310,7 +305,7 @@ async fn teams_membership_and_the_last_owner() {
     ];
     for body in bad {
         assert_eq!(
-            call(
+            testing::call::<Api>(
                 &app,
                 "POST",
                 "/api/v1/orgs/acme/teams",
@@ -324,7 +319,7 @@ async fn teams_membership_and_the_last_owner() {
         );
     }
     assert_eq!(
-        call(
+        testing::call::<Api>(
             &app,
             "POST",
             "/api/v1/orgs/acme/teams",
@@ -338,20 +333,29 @@ async fn teams_membership_and_the_last_owner() {
 
     let member = format!("/api/v1/teams/{id}/members/bob");
     assert_eq!(
-        call(&app, "PUT", &member, Some(&bob), None).await.0,
+        testing::call::<Api>(&app, "PUT", &member, Some(&bob), None)
+            .await
+            .0,
         403,
         "only owners add members"
     );
-    assert_eq!(call(&app, "PUT", &member, Some(&alice), None).await.0, 204);
     assert_eq!(
-        call(&app, "PUT", &member, Some(&alice), None).await.0,
+        testing::call::<Api>(&app, "PUT", &member, Some(&alice), None)
+            .await
+            .0,
+        204
+    );
+    assert_eq!(
+        testing::call::<Api>(&app, "PUT", &member, Some(&alice), None)
+            .await
+            .0,
         204,
         "idempotent"
     );
     assert!(teams::is_member(&app.db, "acme", "bob").await.unwrap());
     assert_eq!(teams::get(&app.db, id).await.unwrap().unwrap().members, 1);
     assert_eq!(
-        call(
+        testing::call::<Api>(
             &app,
             "GET",
             &format!("/api/v1/teams/{id}"),
@@ -363,7 +367,7 @@ async fn teams_membership_and_the_last_owner() {
         200
     );
     assert_eq!(
-        call(
+        testing::call::<Api>(
             &app,
             "PUT",
             &format!("/api/v1/teams/{id}/members/ghost9"),
@@ -375,7 +379,7 @@ async fn teams_membership_and_the_last_owner() {
         404
     );
     assert_eq!(
-        call(
+        testing::call::<Api>(
             &app,
             "PUT",
             "/api/v1/teams/999999/members/bob",
@@ -387,7 +391,7 @@ async fn teams_membership_and_the_last_owner() {
         404
     );
     assert_eq!(
-        call(
+        testing::call::<Api>(
             &app,
             "PUT",
             "/api/v1/teams/abc/members/bob",
@@ -399,18 +403,22 @@ async fn teams_membership_and_the_last_owner() {
         404
     );
     assert_eq!(
-        call(&app, "DELETE", &member, Some(&alice), None).await.0,
+        testing::call::<Api>(&app, "DELETE", &member, Some(&alice), None)
+            .await
+            .0,
         204
     );
     assert_eq!(
-        call(&app, "DELETE", &member, Some(&alice), None).await.0,
+        testing::call::<Api>(&app, "DELETE", &member, Some(&alice), None)
+            .await
+            .0,
         404
     );
     assert!(!teams::is_member(&app.db, "acme", "bob").await.unwrap());
 
     let org = users::get(&app.db, "acme").await.unwrap().unwrap();
     let owners = org.owners_team.unwrap();
-    let (status, err) = call(
+    let (status, err) = testing::call::<Api>(
         &app,
         "DELETE",
         &format!("/api/v1/teams/{owners}/members/alice"),
@@ -428,7 +436,7 @@ async fn blocks_by_users_and_orgs() {
     let (_, alice) =
         testing::seed_user(&app, "alice", false, &["write:user", "write:organization"]).await;
     let (_, _bob) = testing::seed_user(&app, "bob", false, &["write:user"]).await;
-    call(
+    testing::call::<Api>(
         &app,
         "POST",
         "/api/v1/orgs",
@@ -438,21 +446,21 @@ async fn blocks_by_users_and_orgs() {
     .await;
 
     assert_eq!(
-        call(&app, "PUT", "/api/v1/user/blocks/bob", Some(&alice), None)
+        testing::call::<Api>(&app, "PUT", "/api/v1/user/blocks/bob", Some(&alice), None)
             .await
             .0,
         204
     );
     assert!(blocks::is_blocked(&app.db, "alice", "bob").await.unwrap());
     assert_eq!(
-        call(&app, "PUT", "/api/v1/user/blocks/alice", Some(&alice), None)
+        testing::call::<Api>(&app, "PUT", "/api/v1/user/blocks/alice", Some(&alice), None)
             .await
             .0,
         400,
         "not yourself"
     );
     assert_eq!(
-        call(
+        testing::call::<Api>(
             &app,
             "PUT",
             "/api/v1/user/blocks/nobody1",
@@ -464,13 +472,13 @@ async fn blocks_by_users_and_orgs() {
         404
     );
     assert_eq!(
-        call(&app, "PUT", "/api/v1/user/blocks/bob", None, None)
+        testing::call::<Api>(&app, "PUT", "/api/v1/user/blocks/bob", None, None)
             .await
             .0,
         401
     );
     assert_eq!(
-        call(
+        testing::call::<Api>(
             &app,
             "DELETE",
             "/api/v1/user/blocks/bob",
@@ -482,7 +490,7 @@ async fn blocks_by_users_and_orgs() {
         204
     );
     assert_eq!(
-        call(
+        testing::call::<Api>(
             &app,
             "DELETE",
             "/api/v1/user/blocks/bob",
@@ -497,7 +505,7 @@ async fn blocks_by_users_and_orgs() {
     assert!(!blocks::is_blocked(&app.db, "alice", "bob").await.unwrap());
 
     assert_eq!(
-        call(
+        testing::call::<Api>(
             &app,
             "PUT",
             "/api/v1/orgs/acme/blocks/bob",
@@ -510,7 +518,7 @@ async fn blocks_by_users_and_orgs() {
     );
     assert!(blocks::is_blocked(&app.db, "acme", "bob").await.unwrap());
     assert_eq!(
-        call(
+        testing::call::<Api>(
             &app,
             "PUT",
             "/api/v1/orgs/acme/blocks/alice",

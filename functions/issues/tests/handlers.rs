@@ -1,7 +1,7 @@
 //! In-process tests of the issue write path against DynamoDB Local.
 
 use ::issues::Api;
-use serde_json::{Value, json};
+use serde_json::json;
 use shared::{
     Error,
     accounts::users,
@@ -11,16 +11,6 @@ use shared::{
     repos::{self, NewRepo},
     testing,
 };
-
-async fn call(
-    app: &App,
-    method: &str,
-    uri: &str,
-    token: Option<&str>,
-    body: Option<Value>,
-) -> (u16, Value) {
-    testing::call::<Api>(app, method, uri, token, body).await
-}
 
 async fn setup() -> (App, String, i64) {
     let app = testing::app().await;
@@ -40,7 +30,7 @@ async fn setup() -> (App, String, i64) {
 async fn a_body_edit_against_an_outdated_version_is_refused() {
     let (app, token, repo_id) = setup().await;
     assert_eq!(
-        call(
+        testing::call::<Api>(
             &app,
             "POST",
             "/api/v1/repos/ivy/app/issues",
@@ -53,7 +43,7 @@ async fn a_body_edit_against_an_outdated_version_is_refused() {
     );
     let stale = issues::find(&app.db, repo_id, 1).await.unwrap();
     // Someone else changes the body first.
-    let (status, _) = call(
+    let (status, _) = testing::call::<Api>(
         &app,
         "PATCH",
         "/api/v1/repos/ivy/app/issues/1",
@@ -80,7 +70,7 @@ async fn mentions_and_listing_keys_are_stored() {
     let (app, token, repo_id) = setup().await;
     let body = json!({"title": "ping @Bob", "body": "and @carol."});
     assert_eq!(
-        call(
+        testing::call::<Api>(
             &app,
             "POST",
             "/api/v1/repos/ivy/app/issues",
@@ -99,7 +89,7 @@ async fn mentions_and_listing_keys_are_stored() {
         &keys::issue_list_pk(repo_id, false, false)
     );
     // Closing moves it to the closed partition of the listing index.
-    call(
+    testing::call::<Api>(
         &app,
         "PATCH",
         "/api/v1/repos/ivy/app/issues/1",

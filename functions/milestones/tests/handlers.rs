@@ -1,23 +1,13 @@
 //! In-process handler tests for milestones, each on a table of its own.
 
 use milestones::Api;
-use serde_json::{Value, json};
+use serde_json::json;
 use shared::{
     accounts::users,
     http::App,
     repos::{self, NewRepo},
     testing,
 };
-
-async fn call(
-    app: &App,
-    method: &str,
-    uri: &str,
-    token: Option<&str>,
-    body: Option<Value>,
-) -> (u16, Value) {
-    testing::call::<Api>(app, method, uri, token, body).await
-}
 
 async fn setup(private: bool) -> (App, String, String) {
     let app = testing::app().await;
@@ -36,7 +26,7 @@ async fn setup(private: bool) -> (App, String, String) {
 #[tokio::test]
 async fn create_then_read_back_by_id_and_title() {
     let (app, token, base) = setup(false).await;
-    let (status, m) = call(
+    let (status, m) = testing::call::<Api>(
         &app,
         "POST",
         &base,
@@ -46,9 +36,11 @@ async fn create_then_read_back_by_id_and_title() {
     .await;
     assert_eq!(status, 201, "{m}");
     assert_eq!(m["due_on"], "2030-01-01T23:59:59Z");
-    let (status, by_id) = call(&app, "GET", &format!("{base}/{}", m["id"]), None, None).await;
+    let (status, by_id) =
+        testing::call::<Api>(&app, "GET", &format!("{base}/{}", m["id"]), None, None).await;
     assert_eq!((status, by_id["title"].as_str()), (200, Some("v1")));
-    let (status, by_title) = call(&app, "GET", &format!("{base}/v1"), None, None).await;
+    let (status, by_title) =
+        testing::call::<Api>(&app, "GET", &format!("{base}/v1"), None, None).await;
     assert_eq!((status, by_title["id"].clone()), (200, m["id"].clone()));
 }
 
@@ -56,11 +48,24 @@ async fn create_then_read_back_by_id_and_title() {
 async fn private_repositories_are_not_found_by_strangers() {
     let (app, token, base) = setup(true).await;
     let (_, stranger) = testing::seed_user(&app, "sam", false, &["write:issue"]).await;
-    assert_eq!(call(&app, "GET", &base, Some(&token), None).await.0, 200);
-    assert_eq!(call(&app, "GET", &base, None, None).await.0, 404);
-    assert_eq!(call(&app, "GET", &base, Some(&stranger), None).await.0, 404);
     assert_eq!(
-        call(
+        testing::call::<Api>(&app, "GET", &base, Some(&token), None)
+            .await
+            .0,
+        200
+    );
+    assert_eq!(
+        testing::call::<Api>(&app, "GET", &base, None, None).await.0,
+        404
+    );
+    assert_eq!(
+        testing::call::<Api>(&app, "GET", &base, Some(&stranger), None)
+            .await
+            .0,
+        404
+    );
+    assert_eq!(
+        testing::call::<Api>(
             &app,
             "POST",
             &base,
@@ -72,7 +77,7 @@ async fn private_repositories_are_not_found_by_strangers() {
         404
     );
     assert_eq!(
-        call(
+        testing::call::<Api>(
             &app,
             "GET",
             "/api/v1/repos/mia/none/milestones",
@@ -88,7 +93,7 @@ async fn private_repositories_are_not_found_by_strangers() {
 #[tokio::test]
 async fn delete_removes_it() {
     let (app, token, base) = setup(false).await;
-    let (_, m) = call(
+    let (_, m) = testing::call::<Api>(
         &app,
         "POST",
         &base,
@@ -97,7 +102,20 @@ async fn delete_removes_it() {
     )
     .await;
     let one = format!("{base}/{}", m["id"]);
-    assert_eq!(call(&app, "DELETE", &one, Some(&token), None).await.0, 204);
-    assert_eq!(call(&app, "GET", &one, None, None).await.0, 404);
-    assert_eq!(call(&app, "DELETE", &one, Some(&token), None).await.0, 404);
+    assert_eq!(
+        testing::call::<Api>(&app, "DELETE", &one, Some(&token), None)
+            .await
+            .0,
+        204
+    );
+    assert_eq!(
+        testing::call::<Api>(&app, "GET", &one, None, None).await.0,
+        404
+    );
+    assert_eq!(
+        testing::call::<Api>(&app, "DELETE", &one, Some(&token), None)
+            .await
+            .0,
+        404
+    );
 }

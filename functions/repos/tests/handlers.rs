@@ -1,24 +1,14 @@
 //! In-process handler tests for repositories and labels.
 
 use repos::Api;
-use serde_json::{Value, json};
-use shared::{http::App, testing};
-
-async fn call(
-    app: &App,
-    method: &str,
-    uri: &str,
-    token: Option<&str>,
-    body: Option<Value>,
-) -> (u16, Value) {
-    testing::call::<Api>(app, method, uri, token, body).await
-}
+use serde_json::json;
+use shared::testing;
 
 #[tokio::test]
 async fn create_rename_and_delete() {
     let app = testing::app().await;
     let (_, token) = testing::seed_user(&app, "rita", false, &["write:repository"]).await;
-    let (status, repo) = call(
+    let (status, repo) = testing::call::<Api>(
         &app,
         "POST",
         "/api/v1/user/repos",
@@ -29,7 +19,7 @@ async fn create_rename_and_delete() {
     assert_eq!(status, 201, "{repo}");
     assert_eq!(repo["url"], "http://forge.test/api/v1/repos/rita/one");
     assert_eq!(repo["open_issues_count"], 0);
-    let (status, _) = call(
+    let (status, _) = testing::call::<Api>(
         &app,
         "PATCH",
         "/api/v1/repos/rita/one",
@@ -39,20 +29,20 @@ async fn create_rename_and_delete() {
     .await;
     assert_eq!(status, 200);
     assert_eq!(
-        call(&app, "GET", "/api/v1/repos/rita/one", Some(&token), None)
+        testing::call::<Api>(&app, "GET", "/api/v1/repos/rita/one", Some(&token), None)
             .await
             .0,
         404
     );
     assert_eq!(
-        call(&app, "GET", "/api/v1/repos/RITA/TWO", Some(&token), None)
+        testing::call::<Api>(&app, "GET", "/api/v1/repos/RITA/TWO", Some(&token), None)
             .await
             .0,
         200,
         "case-insensitive"
     );
     // Renaming onto an existing name is refused and changes nothing.
-    call(
+    testing::call::<Api>(
         &app,
         "POST",
         "/api/v1/user/repos",
@@ -61,7 +51,7 @@ async fn create_rename_and_delete() {
     )
     .await;
     assert_eq!(
-        call(
+        testing::call::<Api>(
             &app,
             "PATCH",
             "/api/v1/repos/rita/two",
@@ -73,19 +63,19 @@ async fn create_rename_and_delete() {
         422
     );
     assert_eq!(
-        call(&app, "GET", "/api/v1/repos/rita/two", Some(&token), None)
+        testing::call::<Api>(&app, "GET", "/api/v1/repos/rita/two", Some(&token), None)
             .await
             .0,
         200
     );
     assert_eq!(
-        call(&app, "DELETE", "/api/v1/repos/rita/two", Some(&token), None)
+        testing::call::<Api>(&app, "DELETE", "/api/v1/repos/rita/two", Some(&token), None)
             .await
             .0,
         204
     );
     assert_eq!(
-        call(&app, "GET", "/api/v1/repos/rita/two", Some(&token), None)
+        testing::call::<Api>(&app, "GET", "/api/v1/repos/rita/two", Some(&token), None)
             .await
             .0,
         404
@@ -97,7 +87,7 @@ async fn labels_need_write_access() {
     let app = testing::app().await;
     let (_, owner) = testing::seed_user(&app, "olga", false, &["all"]).await;
     let (_, other) = testing::seed_user(&app, "oscar", false, &["all"]).await;
-    call(
+    testing::call::<Api>(
         &app,
         "POST",
         "/api/v1/user/repos",
@@ -108,17 +98,19 @@ async fn labels_need_write_access() {
     let base = "/api/v1/repos/olga/r/labels";
     let body = json!({"name": "bug", "color": "f00"});
     assert_eq!(
-        call(&app, "POST", base, Some(&other), Some(body.clone()))
+        testing::call::<Api>(&app, "POST", base, Some(&other), Some(body.clone()))
             .await
             .0,
         403
     );
     assert_eq!(
-        call(&app, "POST", base, None, Some(body.clone())).await.0,
+        testing::call::<Api>(&app, "POST", base, None, Some(body.clone()))
+            .await
+            .0,
         401
     );
-    let (status, label) = call(&app, "POST", base, Some(&owner), Some(body)).await;
+    let (status, label) = testing::call::<Api>(&app, "POST", base, Some(&owner), Some(body)).await;
     assert_eq!((status, label["color"].as_str()), (201, Some("ff0000")));
-    let (status, list) = call(&app, "GET", base, None, None).await;
+    let (status, list) = testing::call::<Api>(&app, "GET", base, None, None).await;
     assert_eq!((status, list.as_array().map(Vec::len)), (200, Some(1)));
 }

@@ -12,7 +12,7 @@ use crate::{
     accounts::{orgs, users::UserRecord},
     auth::{self, Api, Caller, Credential, Need, scope::Level},
     db::Db,
-    error::Dialect,
+    http::Dialect,
     repos::access::{self, RepoContext},
 };
 

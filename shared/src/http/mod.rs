@@ -6,6 +6,7 @@
 mod emulator;
 pub mod errors;
 pub mod extract;
+pub mod fallback;
 pub mod idempotency;
 pub mod limits;
 pub mod paging;

@@ -6,8 +6,9 @@ use std::sync::Arc;
 use lambda_http::http::{HeaderMap, Method, StatusCode};
 use serde::{Serialize, de::DeserializeOwned};
 
+use super::Dialect;
 use super::{Response, response};
-use crate::{Config, Error, Result, auth::Caller, db::Db, error::Dialect};
+use crate::{Config, Error, Result, auth::Caller, db::Db};
 
 /// Decoded query string, in the order the client sent it.
 #[derive(Clone, Debug, Default)]

@@ -13,7 +13,7 @@ use crate::{
     Config, Error, Result,
     auth::{self, Caller},
     db::{self, Db},
-    error::Dialect,
+    http::Dialect,
 };
 
 pub type BoxFuture<'a> = Pin<Box<dyn Future<Output = Result<Response>> + Send + 'a>>;
@@ -91,7 +91,7 @@ macro_rules! routes {
         static ROUTER: std::sync::OnceLock<$crate::http::PathRouter> = std::sync::OnceLock::new();
 
         impl $crate::http::Service for Api {
-            const DIALECT: $crate::error::Dialect = $crate::error::Dialect::$dialect;
+            const DIALECT: $crate::http::Dialect = $crate::http::Dialect::$dialect;
             fn routes() -> &'static [$crate::http::Route] {
                 ROUTES
             }

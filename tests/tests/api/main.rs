@@ -30,6 +30,7 @@ mod largest_page;
 mod limits;
 mod listing;
 mod milestones;
+mod not_found;
 mod permissions;
 mod public_only;
 mod pulls;

@@ -173,10 +173,7 @@ mod gitea_messages {
     //! read: one row per domain error.
 
     use crate::{
-        accounts::Error as A,
-        auth::Error as Au,
-        error::{Dialect, Error},
-        repos::Error as R,
+        accounts::Error as A, auth::Error as Au, error::Error, http::Dialect, repos::Error as R,
     };
 
     fn seen(e: impl Into<Error>) -> (u16, String) {

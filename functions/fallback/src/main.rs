@@ -1,0 +1,9 @@
+//! Lambda entry point of the fallback function (API Gateway's `$default`
+//! route).
+
+mod table;
+
+#[tokio::main]
+async fn main() -> Result<(), lambda_http::Error> {
+    shared::http::fallback::run(table::ROUTES).await
+}
