@@ -1,8 +1,10 @@
 //! Accounts function: users, access tokens, organisations, teams and
-//! blocks, in Gitea's wire format. Handlers parse, check who may act, and
+//! blocks, in Gitea's wire format, and the meta endpoints (version,
+//! settings, health). Handlers parse, check who may act, and
 //! delegate to `shared::accounts`.
 
 mod blocks;
+mod meta;
 mod orgs;
 mod teams;
 mod tokens;
@@ -11,14 +13,26 @@ mod users;
 use shared::{
     auth::scope::Category::{Admin, Organization, User},
     http::{
-        Guard::Scope,
+        Guard::{Open, Scope},
         Limits,
-        Sees::{BodyVisibility, Caller, OrgWide, Owner, Team},
+        Sees::{BodyVisibility, Caller, Nothing, OrgWide, Owner, Team},
     },
 };
 
 shared::routes! {
     dialect: Tracker;
+    GET "/api/v1/version" {
+        guard: Open, sees: &[Nothing], idempotent: false, limits: Limits::SMALL,
+    } => meta::version;
+    GET "/api/v1/settings/api" {
+        guard: Open, sees: &[Nothing], idempotent: false, limits: Limits::SMALL,
+    } => meta::api_settings;
+    GET "/api/v1/health" {
+        guard: Open, sees: &[Nothing], idempotent: false, limits: Limits::SMALL,
+    } => meta::health;
+    GET "/api/healthz" {
+        guard: Open, sees: &[Nothing], idempotent: false, limits: Limits::SMALL,
+    } => meta::healthz;
     POST "/api/v1/admin/users" {
         guard: Scope(Admin), sees: &[BodyVisibility], idempotent: true, limits: Limits::SMALL,
     } => users::create;

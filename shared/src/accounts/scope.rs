@@ -178,6 +178,11 @@ impl Scopes {
         self.abilities.contains(&Ability::Root) || self.abilities.contains(&ability)
     }
 
+    /// A Coolify client's token: abilities and no Gitea scope at all.
+    pub fn deploy_only(&self) -> bool {
+        !self.abilities.is_empty() && self.levels.iter().all(Option::is_none)
+    }
+
     pub fn is_empty(&self) -> bool {
         self.levels.iter().all(Option::is_none) && self.abilities.is_empty() && !self.public_only
     }

@@ -63,7 +63,7 @@ fn refusal(route: &Route) -> Error {
         Guard::Scope(Category::Repository) => "repos",
         Guard::Scope(Category::Issue) => "issues",
         Guard::Scope(Category::Organization) => "orgs",
-        Guard::Scope(_) => "users",
+        Guard::Scope(_) | Guard::Open => "users",
         Guard::Ability(_) => "resources (deploy resources are private to their team)",
     };
     Error::Forbidden(format!("token scope is limited to public {what}"))
@@ -107,7 +107,7 @@ async fn public(db: &Db, caller: &Caller, t: &Target<'_>, sees: Sees) -> Result<
             Some(serde_json::Value::String(v)) => v.trim().is_empty() || v.trim() == "public",
             _ => true,
         }),
-        Sees::Filtered => Ok(true),
+        Sees::Filtered | Sees::Nothing => Ok(true),
         Sees::DeployTeam => Ok(false),
     }
 }

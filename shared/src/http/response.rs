@@ -35,6 +35,17 @@ pub fn json(dialect: Dialect, status: StatusCode, value: &impl Serialize) -> Res
     res
 }
 
+/// A text body (Coolify's version and health answers).
+pub fn text(status: StatusCode, content_type: &'static str, body: &str) -> Response {
+    let mut res = Response::new(Body::Text(body.to_string()));
+    *res.status_mut() = status;
+    res.headers_mut().insert(
+        "content-type",
+        lambda_http::http::HeaderValue::from_static(content_type),
+    );
+    res
+}
+
 /// A response with no body (204, or Gitea's bare 403).
 pub fn empty(status: StatusCode) -> Response {
     let mut res = Response::new(Body::Empty);

@@ -13,6 +13,10 @@ pub enum Guard {
     Scope(Category),
     /// Coolify ability (`root` passes every one).
     Ability(Ability),
+    /// Anyone, signed in or not, whatever the token's scopes: the meta
+    /// endpoints clients call before anything else (version, settings,
+    /// health). Credentials that are sent must still be valid.
+    Open,
 }
 
 /// How the visibility of what a route reads, changes or creates is found,
@@ -41,6 +45,8 @@ pub enum Sees {
     Filtered,
     /// Deploy resources, which are always private to their team.
     DeployTeam,
+    /// Nothing of anyone's: facts about the deployment itself.
+    Nothing,
 }
 
 impl Sees {

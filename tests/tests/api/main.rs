@@ -29,6 +29,7 @@ mod labels;
 mod largest_page;
 mod limits;
 mod listing;
+mod meta;
 mod milestones;
 mod not_found;
 mod permissions;
