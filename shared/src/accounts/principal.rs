@@ -63,3 +63,29 @@ impl Caller {
             .is_some_and(|s| s.public_only())
     }
 }
+
+/// Callers for unit tests of the rules that look at them.
+#[cfg(test)]
+pub(crate) mod fixtures {
+    use super::{Caller, Principal, Via};
+    use crate::accounts::{scope::Scopes, users::UserRecord};
+
+    /// User 1, `u`, signed in as `via`.
+    pub fn caller(via: Via) -> Caller {
+        let user = UserRecord {
+            id: 1,
+            name: "u".into(),
+            ..UserRecord::ghost()
+        };
+        Caller::User(Box::new(Principal { user, via }))
+    }
+
+    /// User 1 with a token of these scopes.
+    pub fn token(scopes: &[&str]) -> Caller {
+        caller(Via::Token {
+            id: 1,
+            scopes: Scopes::parse(scopes).unwrap(),
+            team: "u".into(),
+        })
+    }
+}

@@ -173,24 +173,7 @@ pub fn require(caller: &Caller, need: Need, api: Api) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::accounts::users::UserRecord;
-
-    fn caller(via: Via) -> Caller {
-        let user = UserRecord {
-            id: 1,
-            name: "u".into(),
-            ..UserRecord::ghost()
-        };
-        Caller::User(Box::new(Principal { user, via }))
-    }
-
-    fn token(scopes: &[&str]) -> Caller {
-        caller(Via::Token {
-            id: 1,
-            scopes: Scopes::parse(scopes).unwrap(),
-            team: "u".into(),
-        })
-    }
+    use crate::accounts::principal::fixtures::{caller, token};
 
     #[test]
     fn scopes_abilities_and_who_is_not_checked() {

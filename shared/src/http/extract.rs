@@ -121,12 +121,10 @@ pub async fn require_org_owner(cx: &Ctx, org: &UserRecord) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::accounts::principal::fixtures::{caller, token};
     use crate::{
-        accounts::{principal::Via, scope::Scopes, users::UserRecord},
-        auth::{
-            Principal,
-            scope::{Ability, Category},
-        },
+        accounts::principal::Via,
+        auth::scope::{Ability, Category},
     };
 
     fn with_auth(value: &str) -> HeaderMap {
@@ -190,23 +188,6 @@ mod tests {
             credential(&HeaderMap::new(), &Query::default(), true).unwrap(),
             None
         );
-    }
-
-    fn caller(via: Via) -> Caller {
-        let user = UserRecord {
-            id: 1,
-            name: "u".into(),
-            ..UserRecord::ghost()
-        };
-        Caller::User(Box::new(Principal { user, via }))
-    }
-
-    fn token(scopes: &[&str]) -> Caller {
-        caller(Via::Token {
-            id: 1,
-            scopes: Scopes::parse(scopes).unwrap(),
-            team: "u".into(),
-        })
     }
 
     #[test]
