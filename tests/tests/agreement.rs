@@ -25,6 +25,7 @@ fn functions() -> Vec<(&'static str, &'static [Route])> {
         ("app-crud", app_crud::ROUTES),
         ("infra", infra::ROUTES),
         ("issue-search", issue_search::ROUTES),
+        ("docs", docs::ROUTES),
         ("issues", issues::ROUTES),
         ("milestones", milestones::ROUTES),
         ("repos", repos::ROUTES),

@@ -22,6 +22,7 @@ const FUNCTIONS: &[(&str, &[Route])] = &[
     ("milestones", milestones::ROUTES),
     ("issues", issues::ROUTES),
     ("issue-search", issue_search::ROUTES),
+    ("docs", docs::ROUTES),
     ("app-create", app_create::ROUTES),
     ("app-crud", app_crud::ROUTES),
     ("infra", infra::ROUTES),

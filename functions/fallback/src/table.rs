@@ -70,6 +70,7 @@ pub const ROUTES: &[Known] = &[
     Known { method: "POST", path: "/api/v1/repos/{owner}/{repo}/pulls/{index}/reviews", deploy: false },
     Known { method: "GET", path: "/api/v1/repos/issues/search", deploy: false },
     Known { method: "GET", path: "/api/v1/repos/{owner}/{repo}/issues", deploy: false },
+    Known { method: "GET", path: "/swagger.v1.json", deploy: false },
     Known { method: "POST", path: "/api/v1/applications/public", deploy: true },
     Known { method: "POST", path: "/api/v1/applications/private-provider-app", deploy: true },
     Known { method: "POST", path: "/api/v1/applications/private-github-app", deploy: true },

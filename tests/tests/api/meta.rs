@@ -106,3 +106,23 @@ async fn health_checks_answer_without_credentials() {
     assert_eq!(r.body["status"], "pass");
     assert_eq!(r.header("content-type"), Some("application/health+json"));
 }
+
+#[tokio::test]
+async fn the_openapi_document_is_served_for_this_deployment() {
+    let api = Api::from_env();
+    let r = api.call("GET", "/swagger.v1.json", Auth::None, None).await;
+    assert_eq!(r.status, 200, "{:?}", r.body);
+    assert!(r.body["openapi"].as_str().unwrap_or("").starts_with("3."));
+    let base = std::env::var("API_URL").expect("API_URL");
+    assert_eq!(
+        r.body["servers"],
+        json!([{"url": base.trim_end_matches('/'), "description": "this deployment"}])
+    );
+    for path in [
+        "/api/v1/version",
+        "/api/v1/repos/{owner}/{repo}/issues",
+        "/api/v1/applications",
+    ] {
+        assert!(r.body["paths"].get(path).is_some(), "{path} documented");
+    }
+}

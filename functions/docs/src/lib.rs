@@ -1,0 +1,28 @@
+//! Docs function: the OpenAPI document of this API, as Gitea serves its
+//! own at `/swagger.v1.json`, with `servers` naming this deployment.
+
+use lambda_http::http::StatusCode;
+use serde_json::{Value, json};
+use shared::{
+    Result,
+    http::{Ctx, Guard::Open, Limits, Response, Sees::Nothing},
+};
+
+/// docs/openapi.yaml, as JSON (build.rs).
+const OPENAPI: &str = include_str!(concat!(env!("OUT_DIR"), "/openapi.json"));
+
+shared::routes! {
+    dialect: Tracker;
+    GET "/swagger.v1.json" {
+        guard: Open, sees: &[Nothing], idempotent: false, limits: Limits::SMALL,
+    } => swagger_json;
+}
+
+/// The document, its server being the root URL the request came in by.
+pub async fn swagger_json(cx: &Ctx) -> Result<Response> {
+    let mut doc: Value = serde_json::from_str(OPENAPI)
+        .map_err(|e| shared::Error::Internal(format!("embedded OpenAPI document: {e}")))?;
+    let root = cx.config.root_url.as_str().trim_end_matches('/');
+    doc["servers"] = json!([{ "url": root, "description": "this deployment" }]);
+    cx.reply(StatusCode::OK, &doc)
+}
