@@ -1,6 +1,8 @@
 //! Docs function: the OpenAPI document of this API, as Gitea serves its
 //! own at `/swagger.v1.json`, with `servers` naming this deployment.
 
+use std::sync::OnceLock;
+
 use lambda_http::http::StatusCode;
 use serde_json::{Value, json};
 use shared::{
@@ -18,10 +20,15 @@ shared::routes! {
     } => swagger_json;
 }
 
+/// The parsed document, once per instance.
+static DOCUMENT: OnceLock<Value> = OnceLock::new();
+
 /// The document, its server being the root URL the request came in by.
 pub async fn swagger_json(cx: &Ctx) -> Result<Response> {
-    let mut doc: Value = serde_json::from_str(OPENAPI)
-        .map_err(|e| shared::Error::Internal(format!("embedded OpenAPI document: {e}")))?;
+    // build.rs wrote this JSON with serde_json; it always parses.
+    let mut doc = DOCUMENT
+        .get_or_init(|| serde_json::from_str(OPENAPI).unwrap_or_default())
+        .clone();
     let root = cx.config.root_url.as_str().trim_end_matches('/');
     doc["servers"] = json!([{ "url": root, "description": "this deployment" }]);
     cx.reply(StatusCode::OK, &doc)
