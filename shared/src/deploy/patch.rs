@@ -72,12 +72,26 @@ async fn apply(
         None => old.build_pack.clone(),
     };
     let (fqdn, compose) = app::requested_domains(&input, &build_pack)?;
+    let sent_compose = input
+        .get("docker_compose_domains")
+        .is_some_and(|v| !v.is_null());
+    if sent_compose && build_pack != "dockercompose" {
+        // As Coolify's PATCH, which needs the compose file the services are in.
+        return Err(Error::field(
+            "docker_compose_domains",
+            "The docker_compose_domains field is for dockercompose applications only.",
+        ));
+    }
+    // Coolify drops the services' domains when an app leaves dockercompose;
+    // a git app created with them under another build pack keeps them
+    // (stored and claimed) until then.
+    let leaves_compose = old.build_pack == "dockercompose" && build_pack != "dockercompose";
     let fqdn = if input.has("domains") {
         fqdn
     } else {
         DomainList::from_stored(old.fqdn.as_deref().unwrap_or_default())
     };
-    let compose = if build_pack != "dockercompose" {
+    let compose = if leaves_compose {
         DomainList::default()
     } else if input.has("docker_compose_domains") {
         compose
@@ -92,7 +106,7 @@ async fn apply(
     }
     let mut settings = old.settings.clone();
     settings.merge(app::Settings::sent(&input));
-    if build_pack != "dockercompose" {
+    if leaves_compose {
         // Leaving compose drops the services' domains (and their claims).
         settings.forget("docker_compose_domains");
     }

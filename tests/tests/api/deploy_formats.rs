@@ -328,16 +328,44 @@ async fn odd_texts_and_hosts() {
         assert_eq!(r.status, 400, "{repo}");
         assert!(r.body["errors"]["git_repository"].is_array(), "{repo}");
     }
-    // Compose service domains belong to compose builds only.
+    // A git create under another build pack takes compose service domains
+    // as Coolify does: validated, stored and claimed; a PATCH that keeps
+    // the build pack keeps them, and only a compose app's PATCH sets them.
     let r = t
         .post(
             "/applications/public",
             t.public(
-                json!({"docker_compose_domains": [{"name": "web", "domain": "https://w.io"}]}),
+                json!({"docker_compose_domains": [{"name": "web", "domain": "https://kept.io"}]}),
             ),
         )
         .await;
+    assert_eq!(r.status, 201, "{:?}", r.body);
+    let kept = format!("/applications/{}", r.body["uuid"].as_str().unwrap());
+    let r = t.patch(&kept, json!({"name": "renamed"})).await;
+    assert_eq!(r.status, 200, "{:?}", r.body);
+    let app = t.get(&kept).await.body;
+    assert_eq!(app["build_pack"], "nixpacks");
+    assert_eq!(
+        app["docker_compose_domains"],
+        json!("{\"web\":{\"domain\":\"https://kept.io\"}}")
+    );
+    let r = t.post("/applications/dockerimage", t.body(json!({"docker_registry_image_name": "nginx", "ports_exposes": "80", "domains": "https://kept.io"}))).await;
+    assert_eq!(r.status, 409, "stored service domains are claimed");
+    let r = t
+        .patch(
+            &kept,
+            json!({"docker_compose_domains": [{"name": "web", "domain": "https://x.io"}]}),
+        )
+        .await;
     assert_eq!(r.status, 400);
+    assert!(r.body["errors"]["docker_compose_domains"].is_array());
+    let r = t
+        .post(
+            "/applications/public",
+            t.public(json!({"docker_compose_domains": [{"name": "web", "domain": "ftp://w.io"}]})),
+        )
+        .await;
+    assert_eq!(r.status, 400, "still validated: {:?}", r.body);
     assert!(r.body["errors"]["docker_compose_domains"].is_array());
     let r = t
         .post(

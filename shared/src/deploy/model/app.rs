@@ -214,15 +214,6 @@ pub fn requested_domains(input: &Input, build_pack: &str) -> Result<(DomainList,
         None => DomainList::default(),
     };
     let compose = compose_domain_list(input.get("docker_compose_domains"));
-    let sent = input
-        .get("docker_compose_domains")
-        .is_some_and(|v| !v.is_null());
-    if sent && build_pack != "dockercompose" {
-        problems.add(
-            "docker_compose_domains",
-            "The docker_compose_domains field is for dockercompose applications only.",
-        );
-    }
     if fqdn.urls().len() + compose.urls().len() > domains::MAX_DOMAINS {
         problems.add(
             "domains",
