@@ -26,6 +26,10 @@ export API_URL="http://127.0.0.1:$api_port"
 export BOOTSTRAP_ADMIN_TOKEN="${BOOTSTRAP_ADMIN_TOKEN:-$(python3 -c 'import secrets; print(secrets.token_hex(20))')}"
 export BOOTSTRAP_ADMIN_PASSWORD="${BOOTSTRAP_ADMIN_PASSWORD:-admin-password-$api_port}"
 export RUST_LOG="${RUST_LOG:-warn}"
+# Tests that revoke a token expect the next call, on any instance, to fail;
+# the cache has tests of its own (shared/src/auth/cache.rs and
+# functions/accounts/tests/handlers.rs).
+export TOKEN_CACHE_TTL_SECONDS="${TOKEN_CACHE_TTL_SECONDS:-0}"
 
 # Build the tests, and the function binaries exactly as the emulator's
 # `cargo run --bin <fn>` will ask for them (without the test-only feature

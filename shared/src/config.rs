@@ -46,6 +46,9 @@ pub struct Config {
     /// the check off). Applications may not claim it unless forced. When
     /// unset, the API's own origin is used.
     pub instance_domain: InstanceDomain,
+    /// How long an instance trusts what a token resolved to
+    /// (`TOKEN_CACHE_TTL_SECONDS`, 0 to 30, default 10; 0 turns it off).
+    pub token_cache_ttl: Duration,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -107,6 +110,15 @@ impl Config {
                 None => InstanceDomain::ApiOrigin,
                 Some("none") => InstanceDomain::Off,
                 Some(d) => InstanceDomain::Fixed(d.to_string()),
+            },
+            token_cache_ttl: match number(&get, "TOKEN_CACHE_TTL_SECONDS", 10u64)? {
+                s @ 0..=30 => Duration::from_secs(s),
+                s => {
+                    return Err(ConfigError {
+                        name: "TOKEN_CACHE_TTL_SECONDS",
+                        problem: format!("{s} is over 30 seconds"),
+                    });
+                }
             },
         })
     }
@@ -188,6 +200,15 @@ mod tests {
         assert_eq!(c.display_tz, Tz::UTC);
         assert_eq!(c.no_reply_address, "noreply.localhost");
         assert_eq!(c.url("/api/swagger"), "http://localhost:9000/api/swagger");
+    }
+
+    #[test]
+    fn the_token_cache_lives_at_most_30_seconds() {
+        assert_eq!(from(&[]).unwrap().token_cache_ttl, Duration::from_secs(10));
+        let off = from(&[("TOKEN_CACHE_TTL_SECONDS", "0")]).unwrap();
+        assert!(off.token_cache_ttl.is_zero());
+        let long = from(&[("TOKEN_CACHE_TTL_SECONDS", "31")]).unwrap_err();
+        assert_eq!(long.name, "TOKEN_CACHE_TTL_SECONDS");
     }
 
     #[test]

@@ -26,13 +26,19 @@ pub fn endpoint() -> String {
 
 /// An app on a table of its own.
 pub async fn app() -> App {
+    app_with(|_| None).await
+}
+
+/// An app on a table of its own, with settings of the test's own.
+pub async fn app_with(setting: impl Fn(&str) -> Option<String>) -> App {
     let table = format!("t-{:016x}", rand::random::<u64>());
     let endpoint = endpoint();
     let config = Config::from_lookup(|k| match k {
         "TABLE_NAME" => Some(table.clone()),
         "DYNAMODB_ENDPOINT" => Some(endpoint.clone()),
         "ROOT_URL" => Some("http://forge.test/".into()),
-        "DYNAMODB_TRANSACTION_LIMIT" => std::env::var(k).ok(),
+        _ if setting(k).is_some() => setting(k),
+        "DYNAMODB_TRANSACTION_LIMIT" | "TOKEN_CACHE_TTL_SECONDS" => std::env::var(k).ok(),
         _ => None,
     })
     .expect("test configuration is valid");

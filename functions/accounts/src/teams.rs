@@ -41,11 +41,14 @@ pub async fn get(cx: &Ctx) -> Result<Response> {
 pub async fn add_member(cx: &Ctx) -> Result<Response> {
     let id = cx.id_param("id")?;
     teams::join(&cx.db, &cx.caller, id, cx.param("username")).await?;
+    // Deploy tokens for the organisation act on the new role at once here.
+    cx.tokens.forget_user(cx.param("username"));
     cx.no_content()
 }
 
 pub async fn remove_member(cx: &Ctx) -> Result<Response> {
     let id = cx.id_param("id")?;
     teams::leave(&cx.db, &cx.caller, id, cx.param("username")).await?;
+    cx.tokens.forget_user(cx.param("username"));
     cx.no_content()
 }

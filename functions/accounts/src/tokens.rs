@@ -40,5 +40,7 @@ pub async fn list(cx: &Ctx) -> Result<Response> {
 pub async fn delete(cx: &Ctx) -> Result<Response> {
     let user = tokens::manageable(&cx.db, &cx.caller, cx.param("username")).await?;
     tokens::delete(&cx.db, &user.name, cx.param("id")).await?;
+    // Revoked at once here; other instances within the cache's TTL.
+    cx.tokens.forget_user(&user.name);
     cx.no_content()
 }

@@ -531,3 +531,47 @@ async fn blocks_by_users_and_orgs() {
         "members cannot be blocked"
     );
 }
+
+/// The token cache: a warm instance trusts what a token resolved to for
+/// the TTL (a revocation elsewhere shows after it), and forgets at once
+/// what it revokes itself.
+#[tokio::test]
+async fn token_cache_trades_a_short_delay_for_no_lookups() {
+    use base64::Engine;
+    let ttl = std::time::Duration::from_secs(1);
+    let here = testing::app_with(|k| (k == "TOKEN_CACHE_TTL_SECONDS").then(|| "1".into())).await;
+    let elsewhere = shared::http::App::new((*here.config).clone()).await;
+    let (_, token) = testing::seed_user(&here, "cached", false, &["all"]).await;
+    let me = |app: &shared::http::App| {
+        let app = app.clone();
+        let token = token.clone();
+        async move {
+            testing::call::<Api>(&app, "GET", "/api/v1/user", Some(&token), None)
+                .await
+                .0
+        }
+    };
+    assert_eq!(me(&here).await, 200);
+
+    // Revoked through another instance: still trusted here until the TTL.
+    shared::accounts::tokens::delete(&elsewhere.db, "cached", "seed")
+        .await
+        .unwrap();
+    assert_eq!(me(&elsewhere).await, 401, "the revoking instance at once");
+    assert_eq!(me(&here).await, 200, "a warm instance within the TTL");
+    tokio::time::sleep(ttl + std::time::Duration::from_millis(100)).await;
+    assert_eq!(me(&here).await, 401, "after the TTL");
+
+    // Revoked through this instance: forgotten at once.
+    let (_, second) = testing::seed_user(&here, "cached2", false, &["all"]).await;
+    let (status, _) = testing::call::<Api>(&here, "GET", "/api/v1/user", Some(&second), None).await;
+    assert_eq!(status, 200);
+    let mut revoke = request("DELETE", "/api/v1/users/cached2/tokens/seed", None, None);
+    let basic = base64::engine::general_purpose::STANDARD.encode("cached2:cached2-password");
+    revoke
+        .headers_mut()
+        .insert("authorization", format!("Basic {basic}").parse().unwrap());
+    assert_eq!(parts(&handle::<Api>(&here, revoke).await).0, 204);
+    let (status, _) = testing::call::<Api>(&here, "GET", "/api/v1/user", Some(&second), None).await;
+    assert_eq!(status, 401, "the same instance at once");
+}

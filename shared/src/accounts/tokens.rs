@@ -164,9 +164,9 @@ pub async fn create_with_secret(
     Ok(rec)
 }
 
-/// The grant behind a secret, if the token exists.
-pub async fn lookup(db: &Db, secret: &str) -> Result<Option<Grant>> {
-    Ok(db.get_as(keys::token_hash(&token::hash(secret))).await?)
+/// The grant behind a secret's hash (`secret::hash`), if the token exists.
+pub async fn lookup_hash(db: &Db, hash: &str) -> Result<Option<Grant>> {
+    Ok(db.get_as(keys::token_hash(hash)).await?)
 }
 
 /// A user's tokens, oldest first.

@@ -3,8 +3,10 @@
 //! the table, and what a route requires (a Gitea scope or a Coolify
 //! ability) against the credential's scopes.
 
+mod cache;
 mod error;
 
+pub use cache::TokenCache;
 pub use error::Error;
 
 // The credential model lives with the accounts it belongs to (so accounts
@@ -24,7 +26,7 @@ use teams::AccessMode;
 type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// Which API a credential is used on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Api {
     /// Gitea's: anonymous callers, passwords and query tokens welcome.
     Tracker,
@@ -45,24 +47,43 @@ pub enum Credential {
 
 /// Identifies the caller. No credentials: anonymous (the deploy API then
 /// refuses); credentials that do not check out: refused on every route,
-/// public ones included, as Gitea does.
-pub async fn identify(db: &Db, credential: Option<Credential>, api: Api) -> Result<Caller> {
+/// public ones included, as Gitea does. A token seen lately on this
+/// instance costs no database call (`cache`).
+pub async fn identify(
+    db: &Db,
+    cache: &TokenCache,
+    credential: Option<Credential>,
+    api: Api,
+) -> Result<Caller> {
     let Some(credential) = credential else {
         return match api {
             Api::Tracker => Ok(Caller::Anonymous),
             Api::Deploy => Err(Error::TokenRequired),
         };
     };
-    let principal = match credential {
-        Credential::Token(secret) => by_token(db, &secret).await?,
-        Credential::TokenOrPassword { user, password } => match by_token(db, &password).await {
-            Ok(p) => p,
-            Err(Error::BadCredentials) if api == Api::Tracker => {
-                by_password(db, &user, &password).await?
-            }
-            Err(e) => return Err(e),
-        },
+    let (secret, user) = match credential {
+        Credential::Token(secret) => (secret, None),
+        Credential::TokenOrPassword { user, password } => (password, Some(user)),
     };
+    let hash = token::hash(&secret);
+    if let Some(caller) = cache.get(&hash, api) {
+        return Ok(caller);
+    }
+    let principal = match (by_token(db, &hash).await, user) {
+        (Ok(p), _) => p,
+        (Err(Error::BadCredentials), Some(user)) if api == Api::Tracker => {
+            let p = by_password(db, &user, &secret).await?;
+            return checked(db, p, api).await;
+        }
+        (Err(e), _) => return Err(e),
+    };
+    let caller = checked(db, principal, api).await?;
+    cache.put(&hash, api, &caller);
+    Ok(caller)
+}
+
+/// The checks every credential passes after it matched a user.
+async fn checked(db: &Db, principal: Principal, api: Api) -> Result<Caller> {
     if api == Api::Deploy {
         still_in_team(db, &principal).await?;
     }
@@ -104,8 +125,8 @@ async fn still_in_team(db: &Db, principal: &Principal) -> Result<()> {
     Ok(())
 }
 
-async fn by_token(db: &Db, secret: &str) -> Result<Principal> {
-    let grant = tokens::lookup(db, secret)
+async fn by_token(db: &Db, hash: &str) -> Result<Principal> {
+    let grant = tokens::lookup_hash(db, hash)
         .await?
         .ok_or(Error::BadCredentials)?;
     let user = users::get(db, &grant.user)

@@ -63,7 +63,9 @@ async fn main() -> Result<(), BoxError> {
 
     let given = env("BOOTSTRAP_ADMIN_TOKEN");
     let known = match &given {
-        Some(secret) => tokens::lookup(&db, secret).await?.is_some(),
+        Some(secret) => tokens::lookup_hash(&db, &token::hash(secret))
+            .await?
+            .is_some(),
         None => false,
     };
     if known {

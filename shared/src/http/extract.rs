@@ -11,27 +11,16 @@ use crate::{
     Result,
     accounts::{orgs, users::UserRecord},
     auth::{self, Api, Caller, Credential, Need, scope::Level},
-    db::Db,
     http::Dialect,
     repos::access::{self, RepoContext},
 };
 
-fn api(dialect: Dialect) -> Api {
+/// Which API a dialect's credentials are checked for.
+pub fn api(dialect: Dialect) -> Api {
     match dialect {
         Dialect::Tracker => Api::Tracker,
         Dialect::Deploy => Api::Deploy,
     }
-}
-
-/// The caller, from the request's credential (see [`credential`]).
-pub async fn caller(
-    db: &Db,
-    headers: &HeaderMap,
-    query: &Query,
-    dialect: Dialect,
-) -> Result<Caller> {
-    let found = credential(headers, query, dialect == Dialect::Tracker)?;
-    Ok(auth::identify(db, found, api(dialect)).await?)
 }
 
 /// Checks a route's guard: Gitea scopes by method (reads need `read:`),

@@ -50,6 +50,9 @@ pub struct Ctx {
     pub body: Vec<u8>,
     pub request_id: String,
     pub caller: Caller,
+    /// This instance's token cache: handlers that revoke a token or change
+    /// a membership forget the user's entries.
+    pub tokens: Arc<crate::auth::TokenCache>,
     /// The route's size limits (lists build within them).
     pub limits: super::Limits,
 }

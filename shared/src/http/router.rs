@@ -11,7 +11,7 @@ use lambda_http::{Body, Request, RequestExt, http::HeaderValue};
 use super::{Ctx, Query, Response, Route, extract, idempotency, limits, public_only};
 use crate::{
     Config, Error, Result,
-    auth::{self, Caller},
+    auth::{self, Caller, TokenCache},
     db::{self, Db},
     http::Dialect,
 };
@@ -107,11 +107,13 @@ macro_rules! routes {
     };
 }
 
-/// What lives for the whole process: configuration and the DynamoDB client.
+/// What lives for the whole process: configuration, the DynamoDB client
+/// and what tokens resolved to lately.
 #[derive(Clone)]
 pub struct App {
     pub config: Arc<Config>,
     pub db: Db,
+    pub tokens: Arc<TokenCache>,
 }
 
 impl App {
@@ -120,6 +122,7 @@ impl App {
         let db = Db::new(clients, config.table_name.clone())
             .with_transaction_limit(config.transaction_limit);
         Self {
+            tokens: Arc::new(TokenCache::new(config.token_cache_ttl)),
             config: Arc::new(config),
             db,
         }
@@ -149,7 +152,7 @@ pub async fn handle<S: Service>(app: &App, req: Request) -> Response {
         e.into_response(S::DIALECT, &config, &request_id)
     };
 
-    let prepared = Box::pin(prepare::<S>(&config, req, db.clone(), &request_id)).await;
+    let prepared = Box::pin(prepare::<S>(app, &config, req, db.clone(), &request_id)).await;
     let (route, user, mut res) = match prepared {
         Ok((index, cx)) => {
             let route = &S::routes()[index];
@@ -192,6 +195,7 @@ pub async fn handle<S: Service>(app: &App, req: Request) -> Response {
 /// Everything before the handler: route match, body limit, credentials,
 /// the route's guard.
 async fn prepare<S: Service>(
+    app: &App,
     config: &Arc<Config>,
     req: Request,
     db: Db,
@@ -211,7 +215,8 @@ async fn prepare<S: Service>(
     if body.len() > limit {
         return Err(Error::PayloadTooLarge(limit));
     }
-    let caller = extract::caller(&db, &parts.headers, &query, S::DIALECT).await?;
+    let credential = extract::credential(&parts.headers, &query, S::DIALECT == Dialect::Tracker)?;
+    let caller = auth::identify(&db, &app.tokens, credential, extract::api(S::DIALECT)).await?;
     let mut cx = Ctx {
         config: config.clone(),
         db,
@@ -224,6 +229,7 @@ async fn prepare<S: Service>(
         body,
         request_id: request_id.to_owned(),
         caller: Caller::Anonymous,
+        tokens: app.tokens.clone(),
         limits: route.limits,
     };
     extract::check_guard(&caller, route.guard, cx.method.as_str(), S::DIALECT)?;
