@@ -18,7 +18,15 @@ pub async fn connect(config: &Config) -> Clients {
         .operation_attempt_timeout(config.db_attempt_timeout)
         .operation_timeout(config.db_operation_timeout)
         .build();
+    use aws_smithy_http_client::{
+        Builder,
+        tls::{Provider, rustls_provider::CryptoMode},
+    };
+    let https = Builder::new()
+        .tls_provider(Provider::Rustls(CryptoMode::Ring))
+        .build_https();
     let mut loader = aws_config::defaults(aws_config::BehaviorVersion::latest())
+        .http_client(https)
         .timeout_config(timeouts)
         // Short backoffs: the whole call must end within the operation
         // timeout (the SDK's default first backoff is a second).
