@@ -1,23 +1,31 @@
-//! The two listings, HTTP in and out: filters, paging and headers are
-//! Gitea's; the rules are in `shared::issues::search`.
+//! The listings, HTTP in and out: filters, paging and headers are
+//! Gitea's; the rules are in `shared::issues::search` and
+//! `shared::issues::pull_list`.
 
 use lambda_http::http::StatusCode;
+use serde::Serialize;
 use shared::{
     Result,
     http::{Ctx, Response, paging},
     issues::{
+        pull_list,
         search::{self, Listed, Params},
-        views::Issue,
+        views::{Issue, PullRequest},
     },
 };
 
-/// A page of issues with `X-Total-Count` and `Link`, as both listings answer.
+/// A page with `X-Total-Count` and `Link`, as every listing answers.
+fn paged(cx: &Ctx, body: &impl Serialize, total: u64, page: paging::Page) -> Result<Response> {
+    let mut res = cx.reply(StatusCode::OK, body)?;
+    let link = paging::link_header(&cx.config, &cx.path, &cx.query, total, page);
+    paging::set_headers(&mut res, link, total);
+    Ok(res)
+}
+
+/// A page of issues.
 async fn respond(cx: &Ctx, listed: Listed, page: paging::Page) -> Result<Response> {
     let body = Issue::many(&cx.db, &listed.repos, &listed.shown, &cx.config).await?;
-    let mut res = cx.reply(StatusCode::OK, &body)?;
-    let link = paging::link_header(&cx.config, &cx.path, &cx.query, listed.total, page);
-    paging::set_headers(&mut res, link, listed.total);
-    Ok(res)
+    paged(cx, &body, listed.total, page)
 }
 
 /// `GET /repos/{owner}/{repo}/issues`.
@@ -27,6 +35,16 @@ pub async fn repo_issues(cx: &Ctx) -> Result<Response> {
     let q = Params(cx.query.pairs());
     let listed = search::repo_issues(&cx.db, &ctx, q, page).await?;
     respond(cx, listed, page).await
+}
+
+/// `GET /repos/{owner}/{repo}/pulls`: Gitea's `PullRequest` objects.
+pub async fn repo_pulls(cx: &Ctx) -> Result<Response> {
+    let ctx = shared::http::extract::repo_access(cx).await?;
+    let page = paging::Page::from_query(&cx.query, &cx.config);
+    let q = Params(cx.query.pairs());
+    let listed = pull_list::repo_pulls(&cx.db, &ctx, q, page).await?;
+    let body = PullRequest::many(&cx.db, &listed.repos, &listed.shown, &cx.config).await?;
+    paged(cx, &body, listed.total, page)
 }
 
 /// `GET /repos/issues/search`.

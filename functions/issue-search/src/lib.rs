@@ -1,5 +1,6 @@
 //! Issue-search function: read-only listings of a repository's issues and
-//! pull requests, and search across repositories, with Gitea's filters,
+//! pull requests (as issues, and as Gitea's `PullRequest`), and search
+//! across repositories, with Gitea's filters,
 //! paging and headers.
 
 mod handlers;
@@ -23,4 +24,8 @@ shared::routes! {
     GET "/api/v1/repos/{owner}/{repo}/issues" {
         guard: Scope(Issue), sees: Sees::REPO, idempotent: false, limits: Limits::ISSUES,
     } => handlers::repo_issues;
+    // Pull requests (issue 11).
+    GET "/api/v1/repos/{owner}/{repo}/pulls" {
+        guard: Scope(Issue), sees: Sees::REPO, idempotent: false, limits: Limits::PULLS,
+    } => handlers::repo_pulls;
 }

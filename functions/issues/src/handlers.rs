@@ -14,7 +14,7 @@ use shared::{
         rules,
         views::Issue,
     },
-    labels::Label,
+    labels::{Label, LabelRecord},
     repos::access::{RepoContext, Unit},
     time,
 };
@@ -49,7 +49,7 @@ pub async fn edit(cx: &Ctx) -> Result<Response> {
     let editor = rules::may_edit(&ctx.perm, &issue, &me(cx)?)?;
     let body = cx.json::<EditIssueOption>()?;
     let tz = cx.config.display_tz;
-    let updated = ops::edit(&cx.db, &ctx, editor, issue, body, tz).await?;
+    let updated = ops::edit(&cx.db, &ctx, editor, issue, body.into(), tz).await?;
     reply(cx, StatusCode::CREATED, &ctx, &updated).await
 }
 
@@ -80,12 +80,30 @@ async fn writable(cx: &Ctx) -> Result<(RepoContext, IssueRecord)> {
     Ok((ctx, issue))
 }
 
+/// Labels as Gitea lists them.
+fn label_list(cx: &Ctx, labels: &[LabelRecord]) -> Result<Response> {
+    let body: Vec<Label> = labels.iter().map(|l| Label::new(l, &cx.config)).collect();
+    cx.reply(StatusCode::OK, &body)
+}
+
 async fn change_labels(cx: &Ctx, replace: bool) -> Result<Response> {
     let (ctx, issue) = writable(cx).await?;
     let wanted = cx.json::<IssueLabelsOption>()?.labels;
     let now = ops::set_labels(&cx.db, &ctx, issue, &wanted, replace).await?;
-    let body: Vec<Label> = now.iter().map(|l| Label::new(l, &cx.config)).collect();
-    cx.reply(StatusCode::OK, &body)
+    label_list(cx, &now)
+}
+
+/// `GET /issues/{index}/labels`: anyone who may read the issue.
+pub async fn list_labels(cx: &Ctx) -> Result<Response> {
+    let (ctx, issue) = issue_in_path(cx).await?;
+    label_list(cx, &ops::labels_of(&cx.db, &ctx, &issue).await?)
+}
+
+/// `DELETE /issues/{index}/labels/{id}`: one label, by id or name.
+pub async fn remove_label(cx: &Ctx) -> Result<Response> {
+    let (ctx, issue) = writable(cx).await?;
+    ops::remove_label(&cx.db, &ctx, issue, cx.param("id")).await?;
+    cx.no_content()
 }
 
 /// `POST /issues/{index}/labels`: adds labels (by id or name).

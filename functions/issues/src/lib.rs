@@ -76,4 +76,14 @@ shared::routes! {
     POST "/api/v1/repos/{owner}/{repo}/pulls/{index}/reviews" {
         guard: Scope(Issue), sees: Sees::REPO, idempotent: true, limits: Limits::TEXT,
     } => pulls::review;
+    // Pull-request edits and single issue labels (issue 11).
+    PATCH "/api/v1/repos/{owner}/{repo}/pulls/{index}" {
+        guard: Scope(Issue), sees: Sees::REPO, idempotent: false, limits: Limits::TEXT,
+    } => pulls::edit;
+    GET "/api/v1/repos/{owner}/{repo}/issues/{index}/labels" {
+        guard: Scope(Issue), sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
+    } => handlers::list_labels;
+    DELETE "/api/v1/repos/{owner}/{repo}/issues/{index}/labels/{id}" {
+        guard: Scope(Issue), sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
+    } => handlers::remove_label;
 }

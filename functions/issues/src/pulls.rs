@@ -9,7 +9,8 @@ use shared::{
     issues::{
         ops,
         options::{
-            CreatePullRequestOption, CreatePullReviewOptions, Draft, PullReviewRequestOptions,
+            CreatePullRequestOption, CreatePullReviewOptions, Draft, EditPullRequestOption,
+            PullReviewRequestOptions,
         },
         rules,
         views::PullRequest,
@@ -35,6 +36,20 @@ pub async fn get(cx: &Ctx) -> Result<Response> {
     cx.reply(
         StatusCode::OK,
         &PullRequest::one(&cx.db, &ctx.repo, &pr, &cx.config).await?,
+    )
+}
+
+/// `PATCH /pulls/{index}`: the poster or a writer on pull requests (else
+/// 403, empty body, as Gitea); answers 201, as Gitea does.
+pub async fn edit(cx: &Ctx) -> Result<Response> {
+    let (ctx, pr) = pull_in_path(cx).await?;
+    let editor = rules::may_edit(&ctx.perm, &pr, &me(cx)?)?;
+    let body = cx.json::<EditPullRequestOption>()?;
+    let tz = cx.config.display_tz;
+    let updated = ops::edit(&cx.db, &ctx, editor, pr, body.into(), tz).await?;
+    cx.reply(
+        StatusCode::CREATED,
+        &PullRequest::one(&cx.db, &ctx.repo, &updated, &cx.config).await?,
     )
 }
 

@@ -92,6 +92,11 @@ impl Limits {
     pub const ISSUES: Limits =
         Limits::list(&["body", "ref", "milestone.description", "labels.description"]);
 
+    /// A pull-request list: bodies and the descriptions of its milestone
+    /// and labels may be left out.
+    pub const PULLS: Limits =
+        Limits::list(&["body", "milestone.description", "labels.description"]);
+
     /// A list: small query-only requests; `omit` fields may be left out.
     pub const fn list(omit: &'static [&'static str]) -> Limits {
         Limits {

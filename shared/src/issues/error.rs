@@ -31,6 +31,9 @@ pub enum Error {
     UnknownState(String),
     #[error("invalid {field}: {why}")]
     Instant { field: &'static str, why: String },
+    /// A query parameter that is not one of its values.
+    #[error("invalid {field}: {why}")]
+    Query { field: &'static str, why: String },
 
     // Who may do what.
     #[error("cannot read the {0:?} unit")]
@@ -51,6 +54,9 @@ pub enum Error {
     MayNotRequestReviews,
     #[error("the poster cannot approve their own pull request")]
     SelfReview,
+    /// Only the poster says whether maintainers may edit the head branch.
+    #[error("not the poster: may not set allow_maintainer_edit")]
+    MayNotAllowEdits,
 
     // What is named.
     #[error("no such issue or not readable")]
@@ -73,6 +79,9 @@ pub enum Error {
     /// Search narrowed to an owner who does not exist.
     #[error("no owner {0}")]
     NoSuchOwner(String),
+    /// The pull-request list filters on a poster who does not exist.
+    #[error("no poster {0}")]
+    NoSuchPoster(String),
     #[error("team given without its organisation")]
     TeamWithoutOwner,
     #[error("no team {0}")]
@@ -83,6 +92,8 @@ pub enum Error {
     Merged,
     #[error("open blockers")]
     OpenBlockers,
+    #[error("the base of a closed pull request cannot change")]
+    BaseOfClosed,
     #[error("already merged")]
     AlreadyMerged,
     #[error("closed, cannot merge")]

@@ -1,10 +1,13 @@
 //! Issue listings. Issues are indexed (`gsi1`) in one partition per
-//! repository, kind and state, newest first. An unfiltered listing reads
-//! only as many items per partition as the requested page needs and takes
-//! its total from the repository counters, so its cost does not grow with
-//! the repository; a filtered one reads the partitions it needs in full.
+//! repository, kind and state, newest first. An unfiltered listing in the
+//! index's order (newest or oldest first) reads only as many items per
+//! partition as the requested page needs and takes its total from the
+//! repository counters, so its cost does not grow with the repository; a
+//! filtered one, or one in another order, reads the partitions it needs in
+//! full. A milestone filter on one repository reads the milestone's
+//! membership items instead when that is the smaller read.
 
-use std::collections::HashMap;
+use std::{cmp::Ordering, collections::HashMap};
 
 use aws_sdk_dynamodb::types::AttributeValue;
 use futures::{StreamExt, TryStreamExt};
@@ -17,6 +20,50 @@ use crate::{
     repos::RepoStats,
 };
 
+/// The order of a listing (Gitea's `sort`). Ties fall back to creation
+/// time, then number, as Gitea's do.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Order {
+    /// Newest first: the index's own order, read backwards.
+    #[default]
+    Newest,
+    /// Oldest first: the index's order, read forwards.
+    Oldest,
+    /// Last updated first.
+    RecentUpdate,
+    /// Least recently updated first.
+    LeastUpdate,
+    /// Last closed first; open ones (never closed, or reopened) last.
+    RecentClose,
+}
+
+impl Order {
+    /// How the index (creation time, number) serves this order: `Some`
+    /// with the direction (`true` forwards) when it does.
+    fn index_forward(self) -> Option<bool> {
+        match self {
+            Order::Newest => Some(false),
+            Order::Oldest => Some(true),
+            Order::RecentUpdate | Order::LeastUpdate | Order::RecentClose => None,
+        }
+    }
+
+    /// Whether `a` comes before `b`.
+    fn cmp(self, a: &Entry, b: &Entry) -> Ordering {
+        let newest = || b.place().cmp(&a.place());
+        match self {
+            Order::Newest => newest(),
+            Order::Oldest => a.place().cmp(&b.place()),
+            Order::RecentUpdate => b.updated.cmp(&a.updated).then_with(newest),
+            Order::LeastUpdate => a
+                .updated
+                .cmp(&b.updated)
+                .then_with(|| a.place().cmp(&b.place())),
+            Order::RecentClose => b.closed_at.cmp(&a.closed_at).then_with(newest),
+        }
+    }
+}
+
 /// What a listing asks for. `None` fields do not filter.
 #[derive(Clone, Debug, Default)]
 pub struct Filter {
@@ -24,9 +71,9 @@ pub struct Filter {
     pub kinds: Vec<bool>,
     /// States to include: `false` open, `true` closed.
     pub states: Vec<bool>,
-    /// Any of these label ids.
+    /// Any of these label ids (none: nothing matches).
     pub labels: Option<Vec<i64>>,
-    /// Any of these milestone ids.
+    /// Any of these milestone ids (none: nothing matches).
     pub milestones: Option<Vec<i64>>,
     /// Lower-case text to find in the title or body (a number also matches
     /// the issue number).
@@ -39,11 +86,14 @@ pub struct Filter {
     pub mentioned: Option<String>,
     pub review_requested: Option<String>,
     pub reviewed: Option<String>,
+    /// A pull request's base branch.
+    pub base: Option<String>,
+    pub order: Order,
 }
 
 impl Filter {
-    /// Only kind and state: answerable from the index and the counters.
-    pub fn is_plain(&self) -> bool {
+    /// Only kind and state: the index alone tells what matches.
+    fn on_index_only(&self) -> bool {
         self.labels.is_none()
             && self.milestones.is_none()
             && self.keyword.is_none()
@@ -54,6 +104,19 @@ impl Filter {
             && self.mentioned.is_none()
             && self.review_requested.is_none()
             && self.reviewed.is_none()
+            && self.base.is_none()
+    }
+
+    /// Only kind and state, in the index's order: answerable from the
+    /// index (one page of it) and the counters.
+    pub fn is_plain(&self) -> bool {
+        self.on_index_only() && self.order.index_forward().is_some()
+    }
+
+    /// An any-of filter with nothing in it: no issue can match.
+    fn matches_nothing(&self) -> bool {
+        self.labels.as_ref().is_some_and(Vec::is_empty)
+            || self.milestones.as_ref().is_some_and(Vec::is_empty)
     }
 
     pub fn matches(&self, i: &IssueRecord) -> bool {
@@ -81,6 +144,7 @@ impl Filter {
             && has(&i.mentions, &self.mentioned)
             && has(&i.review_requested, &self.review_requested)
             && has(&i.reviewed, &self.reviewed)
+            && self.base.as_ref().is_none_or(|b| &i.base == b)
     }
 }
 
@@ -90,6 +154,9 @@ struct Entry {
     created: i64,
     repo_id: i64,
     index: i64,
+    updated: i64,
+    /// When it was closed; 0 while open.
+    closed_at: i64,
 }
 
 impl Entry {
@@ -98,35 +165,58 @@ impl Entry {
             created: i.created,
             repo_id: i.repo_id,
             index: i.index,
+            updated: i.updated,
+            closed_at: if i.closed { i.closed_at } else { 0 },
         }
     }
 
-    /// Newest first; ties by repository and number, highest first.
-    fn order(&self) -> (i64, i64, i64) {
+    /// The index's order: creation time, then repository and number.
+    fn place(&self) -> (i64, i64, i64) {
         (self.created, self.repo_id, self.index)
     }
 
-    /// Where a stored issue sits, from the three attributes [`PLACE`] reads.
+    /// Where a stored issue sits, from the attributes [`PLACE`] reads.
     fn from_item(item: &db::Item) -> Option<Self> {
         let n = |name: &str| item.get(name)?.as_n().ok()?.parse().ok();
+        let closed = item
+            .get("closed")
+            .and_then(|v| v.as_bool().ok())
+            .copied()
+            .unwrap_or(false);
+        let created = n("created")?;
         Some(Self {
-            created: n("created")?,
+            created,
             repo_id: n("repo_id")?,
             index: n("index")?,
+            updated: n("updated").unwrap_or(created),
+            closed_at: if closed {
+                n("closed_at").unwrap_or(0)
+            } else {
+                0
+            },
         })
     }
 }
 
-/// What an unfiltered listing reads of each issue: where it sits.
-const PLACE: [&str; 3] = ["created", "repo_id", "index"];
+/// What a listing reads of an issue that only needs its place.
+const PLACE: [&str; 6] = [
+    "created",
+    "repo_id",
+    "index",
+    "updated",
+    "closed",
+    "closed_at",
+];
 
-/// Reads one index partition, newest first, one page (at most 1 MB) at a
-/// time: `keep` sees each item and decides what stays in memory, so a long
-/// read holds only what the listing needs of each issue. `projection`
-/// names the only attributes read (all when `None`).
+/// Reads one index partition in `forward` (oldest first) or backward
+/// order, one page (at most 1 MB) at a time: `keep` sees each item and
+/// decides what stays in memory, so a long read holds only what the
+/// listing needs of each issue. `projection` names the only attributes
+/// read (all when `None`).
 async fn partition<T>(
     db: &Db,
     pk: String,
+    forward: bool,
     limit: Option<usize>,
     projection: Option<&[&str]>,
     mut keep: impl FnMut(db::Item) -> Result<Option<T>>,
@@ -141,7 +231,7 @@ async fn partition<T>(
                     q.index_name("gsi1")
                         .key_condition_expression("gsi1pk = :pk")
                         .expression_attribute_values(":pk", AttributeValue::S(pk.clone()))
-                        .scan_index_forward(false)
+                        .scan_index_forward(forward)
                         .set_limit(want)
                         .set_exclusive_start_key(cursor.take()),
                     projection,
@@ -160,27 +250,45 @@ async fn partition<T>(
 }
 
 /// Issues of one repository matching `filter`: the requested page, and
-/// the total number of matches.
+/// the total number of matches. `members` is how many issues and pull
+/// requests the filter's milestones hold together (their counters), when
+/// the caller knows it: a milestone filter then reads the milestones'
+/// membership items instead of the partitions when that reads less.
 pub async fn list_repo(
     db: &Db,
     repo_id: i64,
     stats: &RepoStats,
     filter: &Filter,
+    members: Option<u64>,
     page: Page,
 ) -> Result<(Vec<IssueRecord>, u64)> {
+    if filter.matches_nothing() {
+        return Ok((Vec::new(), 0));
+    }
+    if let (Some(milestones), Some(members)) = (&filter.milestones, members) {
+        let in_partitions: u64 = parts(&[(repo_id, filter.kinds.clone())], filter)
+            .iter()
+            .map(|p| counted(stats, p))
+            .sum();
+        if members_are_cheaper(members, in_partitions) {
+            return by_members(db, repo_id, milestones, filter, page).await;
+        }
+    }
     let stats = HashMap::from([(repo_id, stats.clone())]);
     list_many(db, &[(repo_id, filter.kinds.clone())], &stats, filter, page).await
 }
 
-/// Issues of several repositories, each with the kinds the caller may read
-/// there, merged newest first: the requested page and the total.
-pub async fn list_many(
-    db: &Db,
-    targets: &[(i64, Vec<bool>)],
-    stats: &HashMap<i64, RepoStats>,
-    filter: &Filter,
-    page: Page,
-) -> Result<(Vec<IssueRecord>, u64)> {
+/// Whether reading a milestone's members (one small key-only item each,
+/// then each issue by key, which DynamoDB charges per item rounded up to
+/// 4 KB) reads less than the partitions (charged by their total size):
+/// an issue is usually well under 4 KB, so members win when there are at
+/// most a quarter as many.
+fn members_are_cheaper(members: u64, in_partitions: u64) -> bool {
+    members.saturating_mul(4) <= in_partitions
+}
+
+/// The partitions (repository, kind, state) a listing reads.
+fn parts(targets: &[(i64, Vec<bool>)], filter: &Filter) -> Vec<(i64, bool, bool)> {
     let mut parts = Vec::new();
     for (repo_id, kinds) in targets {
         for kind in kinds.iter().filter(|k| filter.kinds.contains(k)) {
@@ -189,21 +297,50 @@ pub async fn list_many(
             }
         }
     }
-    if filter.is_plain() {
-        plain(db, &parts, stats, page).await
+    parts
+}
+
+/// How many issues a partition holds, from the repository's counters.
+fn counted(stats: &RepoStats, &(_, kind, closed): &(i64, bool, bool)) -> u64 {
+    let (total, closed_n) = if kind {
+        (stats.num_pulls, stats.num_closed_pulls)
     } else {
-        filtered(db, &parts, filter, page).await
+        (stats.num_issues, stats.num_closed_issues)
+    };
+    (if closed { closed_n } else { total - closed_n }).max(0) as u64
+}
+
+/// Issues of several repositories, each with the kinds the caller may read
+/// there, merged in the filter's order: the requested page and the total.
+pub async fn list_many(
+    db: &Db,
+    targets: &[(i64, Vec<bool>)],
+    stats: &HashMap<i64, RepoStats>,
+    filter: &Filter,
+    page: Page,
+) -> Result<(Vec<IssueRecord>, u64)> {
+    if filter.matches_nothing() {
+        return Ok((Vec::new(), 0));
+    }
+    let parts = parts(targets, filter);
+    match filter.order.index_forward() {
+        Some(forward) if filter.on_index_only() => {
+            plain(db, &parts, stats, forward, filter.order, page).await
+        }
+        _ => filtered(db, &parts, filter, page).await,
     }
 }
 
-/// Kind and state only: where each partition's newest issues sit, up to
-/// the end of the page (three attributes each, however far the page is);
-/// the page's issues are then read by key, and the total comes from the
-/// counters.
+/// Kind and state only, in the index's order: where each partition's
+/// first issues sit, up to the end of the page (a few attributes each,
+/// however far the page is); the page's issues are then read by key, and
+/// the total comes from the counters.
 async fn plain(
     db: &Db,
     parts: &[(i64, bool, bool)],
     stats: &HashMap<i64, RepoStats>,
+    forward: bool,
+    order: Order,
     page: Page,
 ) -> Result<(Vec<IssueRecord>, u64)> {
     let need = Some(page.offset() + page.size as usize);
@@ -215,73 +352,183 @@ async fn plain(
             partition(
                 db,
                 keys::issue_list_pk(*r, *k, *s),
+                forward,
                 need,
                 Some(&PLACE),
                 |i| Ok(Entry::from_item(&i)),
             )
         })
         .collect();
-    // At most 16 reads in flight, as one Lambda should.
-    let all: Vec<Entry> = futures::stream::iter(reads)
+    let all = gather(reads).await?;
+    let total = parts
+        .iter()
+        .map(|p| counted(&stats.get(&p.0).cloned().unwrap_or_default(), p))
+        .sum();
+    Ok((fetch_page(db, all, order, page).await?, total))
+}
+
+/// Runs partition reads, at most 16 in flight (as one Lambda should).
+async fn gather<F>(reads: Vec<F>) -> Result<Vec<Entry>>
+where
+    F: std::future::Future<Output = Result<Vec<Entry>>>,
+{
+    Ok(futures::stream::iter(reads)
         .buffer_unordered(16)
         .try_collect::<Vec<_>>()
         .await?
         .into_iter()
         .flatten()
-        .collect();
-    let total = parts
-        .iter()
-        .map(|(r, kind, closed)| {
-            let s = stats.get(r).cloned().unwrap_or_default();
-            let (total, closed_n) = if *kind {
-                (s.num_pulls, s.num_closed_pulls)
-            } else {
-                (s.num_issues, s.num_closed_issues)
-            };
-            (if *closed { closed_n } else { total - closed_n }).max(0) as u64
-        })
-        .sum();
-    Ok((fetch_page(db, all, page).await?, total))
+        .collect())
 }
 
-/// The issues of `page` among `all` (newest first), read by key.
-async fn fetch_page(db: &Db, mut all: Vec<Entry>, page: Page) -> Result<Vec<IssueRecord>> {
-    all.sort_by_key(|e| std::cmp::Reverse(e.order()));
+/// The issues of `page` among `all`, in `order`, read by key.
+async fn fetch_page(
+    db: &Db,
+    mut all: Vec<Entry>,
+    order: Order,
+    page: Page,
+) -> Result<Vec<IssueRecord>> {
+    all.sort_by(|a, b| order.cmp(a, b));
     let ids: Vec<(i64, i64)> = page
         .slice(&all)
         .iter()
         .map(|e| (e.repo_id, e.index))
         .collect();
     let mut found = super::deps::load_all(db, &ids).await?;
-    found.sort_by_key(|i| std::cmp::Reverse(Entry::of(i).order()));
+    found.sort_by(|a, b| order.cmp(&Entry::of(a), &Entry::of(b)));
     Ok(found)
 }
 
-/// Any other filter: every partition read in full, keeping only where each
-/// match sits; then the page's issues are read by key. Memory holds one
-/// page of the index per read in flight, not the partitions.
+/// Any other filter or order: every partition read in full, keeping only
+/// where each match sits (only the attributes that say where, when the
+/// filter needs nothing else); then the page's issues are read by key.
+/// Memory holds one page of the index per read in flight, not the
+/// partitions.
 async fn filtered(
     db: &Db,
     parts: &[(i64, bool, bool)],
     filter: &Filter,
     page: Page,
 ) -> Result<(Vec<IssueRecord>, u64)> {
+    let projection = filter.on_index_only().then_some(&PLACE[..]);
     let reads: Vec<_> = parts
         .iter()
         .map(|(r, k, s)| {
-            partition(db, keys::issue_list_pk(*r, *k, *s), None, None, |item| {
-                let i: IssueRecord = db::from_item(item)?;
-                Ok(filter.matches(&i).then(|| Entry::of(&i)))
-            })
+            partition(
+                db,
+                keys::issue_list_pk(*r, *k, *s),
+                false,
+                None,
+                projection,
+                |item| {
+                    if projection.is_some() {
+                        return Ok(Entry::from_item(&item));
+                    }
+                    let i: IssueRecord = db::from_item(item)?;
+                    Ok(filter.matches(&i).then(|| Entry::of(&i)))
+                },
+            )
         })
         .collect();
-    let all: Vec<Entry> = futures::stream::iter(reads)
-        .buffer_unordered(16)
-        .try_collect::<Vec<_>>()
-        .await?
-        .into_iter()
-        .flatten()
-        .collect();
+    let all = gather(reads).await?;
     let total = all.len() as u64;
-    Ok((fetch_page(db, all, page).await?, total))
+    Ok((fetch_page(db, all, filter.order, page).await?, total))
+}
+
+/// A milestone filter through the milestones' membership items (keys
+/// only, one query per milestone), then the members by key, 100 at a
+/// time, keeping where each match sits; then the page's issues are read
+/// by key.
+async fn by_members(
+    db: &Db,
+    repo_id: i64,
+    milestones: &[i64],
+    filter: &Filter,
+    page: Page,
+) -> Result<(Vec<IssueRecord>, u64)> {
+    let mut numbers = Vec::new();
+    for m in milestones {
+        let items = db
+            .query_prefix(&keys::repo_pk(repo_id), &keys::milestone_issue_prefix(*m))
+            .await?;
+        numbers.extend(items.iter().filter_map(|item| {
+            let sk = item.get("sk")?.as_s().ok()?;
+            sk.rsplit('#').next()?.parse::<i64>().ok()
+        }));
+    }
+    numbers.sort_unstable();
+    numbers.dedup();
+    let mut all = Vec::new();
+    for chunk in numbers.chunks(100) {
+        let ids: Vec<(i64, i64)> = chunk.iter().map(|n| (repo_id, *n)).collect();
+        let loaded = super::deps::load_all(db, &ids).await?;
+        all.extend(loaded.iter().filter(|i| filter.matches(i)).map(Entry::of));
+    }
+    let total = all.len() as u64;
+    Ok((fetch_page(db, all, filter.order, page).await?, total))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(created: i64, index: i64, updated: i64, closed_at: i64) -> Entry {
+        Entry {
+            created,
+            repo_id: 1,
+            index,
+            updated,
+            closed_at,
+        }
+    }
+
+    fn sorted(order: Order) -> Vec<i64> {
+        let mut all = [
+            entry(10, 1, 50, 0),
+            entry(20, 2, 30, 40),
+            entry(20, 3, 30, 0),
+            entry(30, 4, 60, 35),
+        ];
+        all.sort_by(|a, b| order.cmp(a, b));
+        all.iter().map(|e| e.index).collect()
+    }
+
+    #[test]
+    fn orders_break_ties_as_gitea_does() {
+        assert_eq!(sorted(Order::Newest), [4, 3, 2, 1]);
+        assert_eq!(sorted(Order::Oldest), [1, 2, 3, 4]);
+        // Same update time: newest first for "recent", oldest for "least".
+        assert_eq!(sorted(Order::RecentUpdate), [4, 1, 3, 2]);
+        assert_eq!(sorted(Order::LeastUpdate), [2, 3, 1, 4]);
+        // Open ones (closed_at 0) last, newest first among them.
+        assert_eq!(sorted(Order::RecentClose), [2, 4, 3, 1]);
+    }
+
+    #[test]
+    fn only_the_index_orders_are_plain() {
+        let f = |order| Filter {
+            order,
+            ..Filter::default()
+        };
+        assert!(f(Order::Newest).is_plain() && f(Order::Oldest).is_plain());
+        assert!(!f(Order::RecentUpdate).is_plain());
+        let based = Filter {
+            base: Some("main".into()),
+            ..Filter::default()
+        };
+        assert!(!based.is_plain());
+        let nothing = Filter {
+            labels: Some(Vec::new()),
+            ..Filter::default()
+        };
+        assert!(nothing.matches_nothing() && !Filter::default().matches_nothing());
+    }
+
+    #[test]
+    fn members_are_read_when_a_quarter_or_fewer() {
+        assert!(members_are_cheaper(25, 100));
+        assert!(!members_are_cheaper(26, 100));
+        assert!(members_are_cheaper(0, 0));
+        assert!(!members_are_cheaper(u64::MAX, 10));
+    }
 }

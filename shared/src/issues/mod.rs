@@ -20,6 +20,7 @@ pub mod fields;
 pub mod listing;
 pub mod ops;
 pub mod options;
+pub mod pull_list;
 pub mod rules;
 pub mod search;
 pub mod views;
@@ -78,6 +79,9 @@ pub struct IssueRecord {
     pub head: String,
     #[serde(default)]
     pub base: String,
+    /// Whether maintainers may push to the head branch (the poster's say).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub allow_maintainer_edit: bool,
     #[serde(default)]
     pub merged: bool,
     #[serde(default)]

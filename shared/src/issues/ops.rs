@@ -8,9 +8,7 @@ use super::{
     Error, IssueRecord, Result,
     create::{self, NewIssue},
     deps, edit, fields,
-    options::{
-        CreatePullReviewOptions, Draft, EditIssueOption, IssueMeta, PullReview, WriterInput,
-    },
+    options::{CreatePullReviewOptions, Draft, Edit, IssueMeta, PullReview, WriterInput},
     rules::{self, Editor, Poster},
 };
 use crate::{
@@ -165,48 +163,63 @@ async fn state(db: &Db, ctx: &RepoContext, issue: &IssueRecord, state: &str) -> 
     Ok(closed)
 }
 
-/// `PATCH /issues/{index}` once [`rules::may_edit`] allowed it.
+/// `PATCH /issues/{index}` and `PATCH /pulls/{index}` once
+/// [`rules::may_edit`] allowed it: the poster may change the title, body,
+/// ref, state and `allow_maintainer_edit`; the fields only writers may set
+/// are ignored for others, as in Gitea. Every check runs before anything
+/// is written, and the change is one transaction with its counter moves.
 pub async fn edit(
     db: &Db,
     ctx: &RepoContext,
     editor: Editor,
     issue: IssueRecord,
-    o: EditIssueOption,
+    e: Edit,
     tz: Tz,
 ) -> Result<IssueRecord> {
-    editor.may_change_text(o.title.is_some() || o.body.is_some())?;
-    let body = o.body.map(|b| fields::body("body", b)).transpose()?;
-    let git_ref = o.git_ref.map(fields::git_ref).transpose()?;
-    let can_write = editor.can_write;
-    let due = rules::edited_due(
-        can_write,
-        o.due_date.as_ref().map(Option::as_deref),
-        o.unset_due_date,
-        tz,
-    )?;
-    let unit = Unit::for_pull(issue.is_pull);
-    let assignees = match (can_write, o.assignees, o.assignee) {
-        (true, list @ Some(_), one) | (true, list @ None, one @ Some(_)) => {
-            let logins = rules::assignee_logins(list, one)?;
-            Some(assignees(db, ctx, logins, &issue.poster, unit).await?)
-        }
-        _ => None,
-    };
-    let milestone = match (can_write, o.milestone) {
-        (true, Some(m)) if m != issue.milestone => Some(milestone(db, ctx, m).await?),
-        _ => None,
-    };
-    let closed = match &o.state {
-        Some(s) => Some(state(db, ctx, &issue, s).await?),
-        None => None,
-    };
-    let title = o
+    let title = e
         .title
         .as_deref()
         .map(str::trim)
         .filter(|t| !t.is_empty())
         .map(fields::title)
         .transpose()?;
+    editor.may_change_text(title.is_some() || e.body.is_some())?;
+    editor.may_allow_edits(e.allow_maintainer_edit.is_some())?;
+    let body = e.body.map(|b| fields::body("body", b)).transpose()?;
+    let git_ref = e.git_ref.map(fields::git_ref).transpose()?;
+    let base = e
+        .base
+        .as_deref()
+        .map(|b| fields::branch("base", b))
+        .transpose()?;
+    let can_write = editor.can_write;
+    let due = rules::edited_due(
+        can_write,
+        e.due_date.as_ref().map(Option::as_deref),
+        e.unset_due_date,
+        tz,
+    )?;
+    let unit = Unit::for_pull(issue.is_pull);
+    let assignees = match (can_write, e.assignees, e.assignee) {
+        (true, list @ Some(_), one) | (true, list @ None, one @ Some(_)) => {
+            let logins = rules::assignee_logins(list, one)?;
+            Some(assignees(db, ctx, logins, &issue.poster, unit).await?)
+        }
+        _ => None,
+    };
+    let milestone = match (can_write, e.milestone) {
+        (true, Some(m)) if m != issue.milestone => Some(milestone(db, ctx, m).await?),
+        _ => None,
+    };
+    let labels = match (can_write, &e.labels) {
+        (true, Some(wanted)) => Some(labels(db, ctx, wanted).await?),
+        _ => None,
+    };
+    let closed = match &e.state {
+        Some(s) => Some(state(db, ctx, &issue, s).await?),
+        None => None,
+    };
+    let allow_edits = e.allow_maintainer_edit;
     let loaded_version = body.as_ref().map(|_| issue.content_version);
     edit::update(db, issue, loaded_version, |i| {
         if i.is_pull && i.merged && closed.is_some_and(|c| c != i.closed) {
@@ -230,8 +243,21 @@ pub async fn edit(
         if let Some(m) = milestone {
             i.milestone = m;
         }
+        if let Some(l) = &labels {
+            i.labels = l.clone();
+        }
         if let Some(c) = closed {
             i.closed = c;
+        }
+        // After the state, as Gitea does: reopening and moving the base
+        // in one request works.
+        if let Some(b) = base.as_deref().filter(|_| i.is_pull)
+            && let Some(b) = rules::edited_base(i, b)?
+        {
+            i.base = b;
+        }
+        if let Some(a) = allow_edits.filter(|_| i.is_pull) {
+            i.allow_maintainer_edit = a;
         }
         Ok(())
     })
@@ -285,12 +311,46 @@ pub async fn set_labels(
         fields::at_most("labels", i.labels.len(), fields::MAX_LABELS)
     })
     .await?;
+    labels_of(db, ctx, &updated).await
+}
+
+/// The labels an issue carries, by name (then id), as Gitea lists them.
+pub async fn labels_of(
+    db: &Db,
+    ctx: &RepoContext,
+    issue: &IssueRecord,
+) -> Result<Vec<LabelRecord>> {
     let known = labels::usable_in(db, &ctx.repo, ctx.owner.is_org()).await?;
-    Ok(updated
-        .labels
-        .iter()
-        .filter_map(|id| known.iter().find(|l| l.id == *id).cloned())
-        .collect())
+    let mut carried: Vec<LabelRecord> = known
+        .into_iter()
+        .filter(|l| issue.labels.contains(&l.id))
+        .collect();
+    carried.sort_by(|a, b| (&a.name, a.id).cmp(&(&b.name, b.id)));
+    Ok(carried)
+}
+
+/// Takes the label `raw` names (an id or a name, see
+/// [`labels::model::by_path`]) off an issue. A label the repository cannot
+/// use is a 422, as Gitea answers for a label that does not exist (and a
+/// label of another repository does not exist here); one the issue does
+/// not carry changes nothing. An id the issue still carries after its
+/// label was deleted is taken off too.
+pub async fn remove_label(db: &Db, ctx: &RepoContext, issue: IssueRecord, raw: &str) -> Result<()> {
+    let known = labels::usable_in(db, &ctx.repo, ctx.owner.is_org()).await?;
+    let id = match labels::model::by_path(&known, raw) {
+        Some(l) => l.id,
+        None => match raw.trim().parse::<i64>() {
+            Ok(id) if issue.labels.contains(&id) => id,
+            Ok(id) => return Err(labels::Error::Unknown(LabelRef::Id(id)).into()),
+            Err(_) => return Err(labels::Error::Unknown(LabelRef::Name(raw.into())).into()),
+        },
+    };
+    edit::update(db, issue, None, |i| {
+        i.labels.retain(|l| *l != id);
+        Ok(())
+    })
+    .await?;
+    Ok(())
 }
 
 pub async fn clear_labels(db: &Db, issue: IssueRecord) -> Result<()> {

@@ -146,6 +146,102 @@ pub struct EditIssueOption {
     pub unset_due_date: Option<bool>,
 }
 
+/// Gitea's `EditPullRequestOption`. Gitea's Go client sends every field,
+/// its zero values included (`"title": ""`, `"milestone": 0`, `"base": ""`,
+/// nulls), and Gitea reads those as "no change"; see [`Edit`]'s
+/// conversion.
+#[derive(Deserialize)]
+pub struct EditPullRequestOption {
+    #[serde(default)]
+    pub title: Option<String>,
+    #[serde(default)]
+    pub body: Option<String>,
+    #[serde(default)]
+    pub base: Option<String>,
+    #[serde(default)]
+    pub assignee: Option<String>,
+    #[serde(default)]
+    pub assignees: Option<Vec<String>>,
+    #[serde(default)]
+    pub milestone: Option<i64>,
+    #[serde(default)]
+    pub labels: Option<Vec<i64>>,
+    #[serde(default)]
+    pub state: Option<String>,
+    #[serde(default)]
+    pub due_date: Option<String>,
+    #[serde(default)]
+    pub unset_due_date: Option<bool>,
+    #[serde(default)]
+    pub allow_maintainer_edit: Option<bool>,
+}
+
+/// One edit of an issue or pull request, whichever route asked for it:
+/// `None` keeps the field. [`super::ops::edit`] applies the same rules to
+/// both.
+#[derive(Clone, Debug, Default)]
+pub struct Edit {
+    /// Blank keeps the title.
+    pub title: Option<String>,
+    pub body: Option<String>,
+    pub git_ref: Option<String>,
+    /// `Some(None)`: an explicit `null`.
+    pub due_date: Option<Option<String>>,
+    pub unset_due_date: Option<bool>,
+    /// Replaces the assignees (with `assignee` added).
+    pub assignees: Option<Vec<String>>,
+    pub assignee: Option<String>,
+    /// 0 removes the milestone.
+    pub milestone: Option<i64>,
+    /// Replaces the labels.
+    pub labels: Option<Vec<LabelRef>>,
+    pub state: Option<String>,
+    /// A pull request's new base branch.
+    pub base: Option<String>,
+    pub allow_maintainer_edit: Option<bool>,
+}
+
+impl From<EditIssueOption> for Edit {
+    fn from(o: EditIssueOption) -> Self {
+        Edit {
+            title: o.title,
+            body: o.body,
+            git_ref: o.git_ref,
+            due_date: o.due_date,
+            unset_due_date: o.unset_due_date,
+            assignees: o.assignees,
+            assignee: o.assignee,
+            milestone: o.milestone,
+            state: o.state,
+            ..Edit::default()
+        }
+    }
+}
+
+impl From<EditPullRequestOption> for Edit {
+    /// Gitea's reading: an empty `base` or `assignee`, `milestone` 0 and
+    /// `null`s change nothing (a pull request's milestone is removed
+    /// through `PATCH /issues/{index}`); `labels` replaces them all.
+    fn from(o: EditPullRequestOption) -> Self {
+        Edit {
+            title: o.title,
+            body: o.body,
+            due_date: o.due_date.map(Some),
+            unset_due_date: o.unset_due_date,
+            assignees: o.assignees,
+            assignee: o.assignee.filter(|a| !a.is_empty()),
+            milestone: o.milestone.filter(|m| *m != 0),
+            labels: o
+                .labels
+                .map(|ids| ids.into_iter().map(LabelRef::Id).collect()),
+            state: o.state,
+            base: o.base.filter(|b| !b.is_empty()),
+            allow_maintainer_edit: o.allow_maintainer_edit,
+            ..Edit::default()
+        }
+    }
+}
+
 /// Gitea's `EditDeadlineOption` (null removes the deadline).
 #[derive(Deserialize)]
 pub struct EditDeadlineOption {
@@ -233,6 +329,35 @@ mod tests {
             Draft::try_from(pull("a b", "main")),
             Err(Error::Branch { field: "head", .. })
         ));
+    }
+
+    #[test]
+    fn pull_edits_read_zero_values_as_no_change() {
+        // What Gitea's Go client sends when only the title is set.
+        let o: EditPullRequestOption = serde_json::from_str(
+            r#"{"title":"t","body":null,"base":"","assignee":"","assignees":null,
+            "milestone":0,"labels":null,"state":null,"due_date":null,
+            "unset_due_date":null,"allow_maintainer_edit":null}"#,
+        )
+        .unwrap();
+        let e = Edit::from(o);
+        assert_eq!(e.title.as_deref(), Some("t"));
+        assert!(e.body.is_none() && e.base.is_none() && e.assignee.is_none());
+        assert!(e.assignees.is_none() && e.milestone.is_none() && e.labels.is_none());
+        assert!(e.due_date.is_none() && e.state.is_none() && e.allow_maintainer_edit.is_none());
+        let o: EditPullRequestOption =
+            serde_json::from_str(r#"{"labels":[],"milestone":3,"base":"dev"}"#).unwrap();
+        let e = Edit::from(o);
+        assert_eq!(e.labels, Some(Vec::new()));
+        assert_eq!((e.milestone, e.base.as_deref()), (Some(3), Some("dev")));
+    }
+
+    #[test]
+    fn issue_edits_keep_explicit_nulls() {
+        let o: EditIssueOption =
+            serde_json::from_str(r#"{"due_date":null,"milestone":0}"#).unwrap();
+        let e = Edit::from(o);
+        assert_eq!((e.due_date, e.milestone), (Some(None), Some(0)));
     }
 
     #[test]

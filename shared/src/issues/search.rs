@@ -37,6 +37,14 @@ impl<'a> Params<'a> {
             .map(|(_, v)| v.as_str())
     }
 
+    /// Every value of `name`, in the order sent (repeated parameters).
+    pub fn all(&self, name: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+        self.0
+            .iter()
+            .filter(move |(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+
     /// Trimmed, `None` when blank.
     fn given(&self, name: &str) -> Option<&'a str> {
         self.get(name).map(str::trim).filter(|v| !v.is_empty())
@@ -146,6 +154,7 @@ pub async fn repo_issues(db: &Db, ctx: &RepoContext, q: Params<'_>, page: Page) 
         filter.labels = (!ids.is_empty()).then_some(ids);
     }
     let wanted = entries(q.get("milestones"));
+    let mut members = None;
     if !wanted.is_empty() {
         let known = milestones::all(db, ctx.repo.id).await?;
         // A title first, else a number.
@@ -163,10 +172,18 @@ pub async fn repo_issues(db: &Db, ctx: &RepoContext, q: Params<'_>, page: Page) 
                     .map(|m| m.id)
             })
             .collect();
+        members = Some(
+            known
+                .iter()
+                .filter(|m| ids.contains(&m.id))
+                .map(|m| m.num_issues.max(0) as u64)
+                .sum(),
+        );
         filter.milestones = (!ids.is_empty()).then_some(ids);
     }
     let stats = repos::stats(db, ctx.repo.id).await?;
-    let (shown, total) = listing::list_repo(db, ctx.repo.id, &stats, &filter, page).await?;
+    let (shown, total) =
+        listing::list_repo(db, ctx.repo.id, &stats, &filter, members, page).await?;
     let repos = HashMap::from([(ctx.repo.id, ctx.repo.clone())]);
     Ok(Listed {
         shown,

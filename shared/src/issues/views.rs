@@ -82,6 +82,15 @@ impl Lookup {
         Ok(out)
     }
 
+    /// The labels `i` carries that still exist, by name (then id), as
+    /// Gitea lists them.
+    fn labels_of(&self, i: &IssueRecord, config: &Config) -> Vec<Label> {
+        let mut found: Vec<&LabelRecord> =
+            i.labels.iter().filter_map(|l| self.labels.get(l)).collect();
+        found.sort_by(|a, b| (&a.name, a.id).cmp(&(&b.name, b.id)));
+        found.into_iter().map(|l| Label::new(l, config)).collect()
+    }
+
     /// A user, or Gitea's Ghost for one that no longer exists.
     fn user(&self, login: &str) -> UserRecord {
         self.users
@@ -164,12 +173,7 @@ impl Issue {
             body: i.body.clone(),
             git_ref: i.git_ref.clone(),
             assets: Vec::new(),
-            labels: i
-                .labels
-                .iter()
-                .filter_map(|l| lookup.labels.get(l))
-                .map(|l| Label::new(l, config))
-                .collect(),
+            labels: lookup.labels_of(i, config),
             milestone: lookup
                 .milestones
                 .get(&(i.repo_id, i.milestone))
@@ -274,6 +278,7 @@ pub struct PullRequest {
     pub merged: bool,
     pub merged_at: Option<String>,
     pub merge_commit_sha: Option<String>,
+    pub allow_maintainer_edit: bool,
     pub base: Branch,
     pub head: Branch,
     pub due_date: Option<String>,
@@ -292,14 +297,36 @@ impl PullRequest {
     ) -> Result<PullRequest> {
         let repos = HashMap::from([(repo.id, repo.clone())]);
         let lookup = Lookup::load(db, &repos, std::slice::from_ref(pr)).await?;
-        let issue = Issue::new(pr, repo, &lookup, config);
+        Ok(PullRequest::new(pr, repo, &lookup, config))
+    }
+
+    /// Renders a page of pull requests with one batched read.
+    pub async fn many(
+        db: &Db,
+        repos: &HashMap<i64, RepoRecord>,
+        prs: &[IssueRecord],
+        config: &Config,
+    ) -> Result<Vec<PullRequest>> {
+        let lookup = Lookup::load(db, repos, prs).await?;
+        Ok(prs
+            .iter()
+            .filter_map(|p| {
+                repos
+                    .get(&p.repo_id)
+                    .map(|r| PullRequest::new(p, r, &lookup, config))
+            })
+            .collect())
+    }
+
+    pub fn new(pr: &IssueRecord, repo: &RepoRecord, lookup: &Lookup, config: &Config) -> Self {
+        let issue = Issue::new(pr, repo, lookup, config);
         let branch = |name: &str| Branch {
             label: name.to_string(),
             git_ref: name.to_string(),
             sha: String::new(),
             repo_id: repo.id,
         };
-        Ok(PullRequest {
+        PullRequest {
             id: issue.id,
             url: issue.html_url.clone(),
             number: issue.number,
@@ -326,6 +353,7 @@ impl PullRequest {
             merged: pr.merged,
             merged_at: issue.pull_request.and_then(|p| p.merged_at),
             merge_commit_sha: None,
+            allow_maintainer_edit: pr.allow_maintainer_edit,
             base: branch(&pr.base),
             head: branch(&pr.head),
             due_date: issue.due_date,
@@ -333,6 +361,6 @@ impl PullRequest {
             updated_at: issue.updated_at,
             closed_at: issue.closed_at,
             pin_order: 0,
-        })
+        }
     }
 }

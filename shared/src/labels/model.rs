@@ -157,6 +157,16 @@ pub fn resolve(known: &[LabelRecord], wanted: &[LabelRef]) -> Result<Vec<i64>> {
     Ok(out)
 }
 
+/// The label a path names (`/labels/{id}`): by id when it is a number and
+/// such a label exists, else by exact name.
+pub fn by_path<'a>(known: &'a [LabelRecord], raw: &str) -> Option<&'a LabelRecord> {
+    raw.trim()
+        .parse::<i64>()
+        .ok()
+        .and_then(|id| known.iter().find(|l| l.id == id))
+        .or_else(|| known.iter().find(|l| l.name == raw))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -212,6 +222,17 @@ mod tests {
         assert_eq!(resolve(&known, &wanted).unwrap(), [2, 1]);
         let err = resolve(&known, &[LabelRef::Name("nope".into())]).unwrap_err();
         assert!(matches!(err, Error::Unknown(LabelRef::Name(n)) if n == "nope"));
+    }
+
+    #[test]
+    fn paths_name_labels_by_id_then_name() {
+        let known = [label(1, "bug"), label(2, "1"), label(3, "good first issue")];
+        let found = |raw| by_path(&known, raw).map(|l| l.id);
+        assert_eq!(found("1"), Some(1), "an id before a name");
+        assert_eq!(found("bug"), Some(1));
+        assert_eq!(found("good first issue"), Some(3));
+        assert_eq!(found("9"), None);
+        assert_eq!(found("Bug"), None, "names match exactly");
     }
 
     #[test]

@@ -60,6 +60,8 @@ owner POST   /repos/{owner}/{repo}/issues/{index}/deadline           deadline
 owner POST   /repos/{owner}/{repo}/issues/{index}/labels             labels
 owner PUT    /repos/{owner}/{repo}/issues/{index}/labels             labels
 owner DELETE /repos/{owner}/{repo}/issues/{index}/labels
+owner GET    /repos/{owner}/{repo}/issues/{index}/labels
+owner DELETE /repos/{owner}/{repo}/issues/{index}/labels/{id}
 owner POST   /repos/{owner}/{repo}/issues/{index}/dependencies       link2
 owner GET    /repos/{owner}/{repo}/issues/{index}/dependencies
 owner DELETE /repos/{owner}/{repo}/issues/{index}/dependencies       link2
@@ -68,6 +70,8 @@ owner GET    /repos/{owner}/{repo}/issues/{index}/blocks
 owner DELETE /repos/{owner}/{repo}/issues/{index}/blocks             link1
 owner POST   /repos/{owner}/{repo}/pulls                             pull
 owner GET    /repos/{owner}/{repo}/pulls/{index}
+owner GET    /repos/{owner}/{repo}/pulls
+owner PATCH  /repos/{owner}/{repo}/pulls/{index}                     changed
 owner POST   /repos/{owner}/{repo}/pulls/{index}/requested_reviewers reviewers
 owner POST   /repos/{owner}/{repo}/pulls/{index}/reviews             review
 owner POST   /repos/{owner}/{repo}/pulls/{index}/merge               merge

@@ -31,11 +31,11 @@ impl From<E> for Error {
                 "event",
                 format!("must be APPROVED, REQUEST_CHANGES or COMMENT (got {raw:?})"),
             ),
-            E::Instant { field, why } => Error::field(field, why),
+            E::Instant { field, why } | E::Query { field, why } => Error::field(field, why),
             E::NoSuchUser(login) => {
                 Error::NotFound(format!("user does not exist [name: {login}]"))
             }
-            E::NoSuchOwner(name) => {
+            E::NoSuchOwner(name) | E::NoSuchPoster(name) => {
                 Error::BadRequest(format!("user does not exist [name: {name}]"))
             }
             E::TeamWithoutOwner => Error::BadRequest(
@@ -65,6 +65,9 @@ impl From<E> for Error {
             E::SelfReview => Error::Unprocessable(
                 "the poster cannot approve or request changes on their own pull request".into(),
             ),
+            E::MayNotAllowEdits => {
+                Error::Forbidden("SetAllowEdits: user not allowed to do this action".into())
+            }
             E::Hidden => Error::not_found(),
             // Gitea's API answers a plain "not found"; the repository's
             // internal id stays out of the message.
@@ -93,6 +96,9 @@ impl From<E> for Error {
             E::OpenBlockers => Error::PreconditionFailed(
                 "cannot close this issue or pull request because it still has open dependencies"
                     .into(),
+            ),
+            E::BaseOfClosed => Error::Unprocessable(
+                "cannot change the base branch of a closed pull request".into(),
             ),
             E::AlreadyMerged => Error::MethodNotAllowed("The PR is already merged".into()),
             E::ClosedUnmerged => {

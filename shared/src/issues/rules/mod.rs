@@ -42,17 +42,20 @@ pub fn not_archived(ctx: &RepoContext) -> Result<()> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Editor {
     pub(super) can_write: bool,
+    pub(super) poster: bool,
     pub(super) blocked: bool,
     pub(super) admin: bool,
 }
 
 pub fn may_edit(perm: &Permission, issue: &IssueRecord, me: &str) -> Result<Editor> {
     let can_write = perm.can_write(Unit::for_pull(issue.is_pull));
-    if issue.poster != me && !can_write {
+    let poster = issue.poster == me;
+    if !poster && !can_write {
         return Err(Error::MayNotEdit);
     }
     Ok(Editor {
         can_write,
+        poster,
         blocked: perm.blocked,
         admin: perm.is_admin(),
     })
@@ -67,6 +70,32 @@ impl Editor {
         }
         Ok(())
     }
+
+    /// Whether maintainers may edit the head branch is the poster's say
+    /// (Gitea's `SetAllowEdits`; writers who did not open it get 403).
+    pub fn may_allow_edits(&self, asked: bool) -> Result<()> {
+        if asked && !self.poster {
+            return Err(Error::MayNotAllowEdits);
+        }
+        Ok(())
+    }
+}
+
+/// A pull request's new base branch, judged on the record as the edit
+/// leaves it (its state already applied, as Gitea changes the state
+/// first): the same base, or a merged pull request, keeps it (Gitea skips
+/// it silently); a closed one cannot move (422), nor onto its head branch.
+pub fn edited_base(pr: &IssueRecord, base: &str) -> Result<Option<String>> {
+    if pr.merged || pr.base == base {
+        return Ok(None);
+    }
+    if pr.closed {
+        return Err(Error::BaseOfClosed);
+    }
+    if pr.head == base {
+        return Err(Error::SameBranches);
+    }
+    Ok(Some(base.to_string()))
 }
 
 /// Writers of the issue's kind only; `refusal` names the route's error.
@@ -115,15 +144,14 @@ pub fn assignee_logins(list: Option<Vec<String>>, one: Option<String>) -> Result
 /// A requested `state`: `open` or `closed` (anything else is a 412), never
 /// for a merged pull request. Returns whether it asks for closed.
 pub fn requested_state(issue: &IssueRecord, state: &str) -> Result<bool> {
-    let closed = match state {
-        "open" => false,
-        "closed" => true,
-        other => return Err(Error::UnknownState(other.to_string())),
-    };
     if issue.is_pull && issue.merged {
         return Err(Error::Merged);
     }
-    Ok(closed)
+    match state {
+        "open" => Ok(false),
+        "closed" => Ok(true),
+        other => Err(Error::UnknownState(other.to_string())),
+    }
 }
 
 /// Whether closing needs the blockers checked: only when it closes an open

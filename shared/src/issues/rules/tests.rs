@@ -135,10 +135,13 @@ fn state_changes() {
         matches!(requested_state(&open, "Closed"), Err(Error::UnknownState(s)) if s == "Closed")
     );
     let merged = issue("a", true, true, true);
-    assert!(matches!(
-        requested_state(&merged, "open"),
-        Err(Error::Merged)
-    ));
+    // Any state of a merged pull request, even a bad one, is Gitea's 412.
+    for s in ["open", "closed", "bogus"] {
+        assert!(
+            matches!(requested_state(&merged, s), Err(Error::Merged)),
+            "{s}"
+        );
+    }
     let c = ctx(perm(Read, Read, Read, false), false, true);
     assert!(closing_needs_blockers(&c, &open, true));
     assert!(!closing_needs_blockers(&c, &open, false));
@@ -266,4 +269,43 @@ fn assignees_join_the_list_and_are_bounded() {
             max: 10
         })
     ));
+}
+
+#[test]
+fn allowing_maintainer_edits_is_the_posters_say() {
+    let writer = perm(Write, Write, Write, false);
+    let theirs = issue("you", true, false, false);
+    let e = may_edit(&writer, &theirs, "me").unwrap();
+    assert!(matches!(
+        e.may_allow_edits(true),
+        Err(Error::MayNotAllowEdits)
+    ));
+    assert!(e.may_allow_edits(false).is_ok());
+    let reader = perm(Read, Read, Read, false);
+    let poster = may_edit(&reader, &theirs, "you").unwrap();
+    assert!(poster.may_allow_edits(true).is_ok());
+}
+
+#[test]
+fn base_changes() {
+    let pr = |closed, merged| IssueRecord {
+        head: "feat".into(),
+        base: "main".into(),
+        ..issue("a", true, closed, merged)
+    };
+    for (p, base, want) in [
+        (pr(false, false), "dev", Ok(Some("dev".to_string()))),
+        (pr(false, false), "main", Ok(None)),
+        (pr(true, true), "dev", Ok(None)),
+        (pr(true, false), "dev", Err("BaseOfClosed".to_string())),
+        (pr(true, false), "main", Ok(None)),
+        (pr(false, false), "feat", Err("SameBranches".to_string())),
+    ] {
+        let got = edited_base(&p, base).map_err(name);
+        assert_eq!(
+            got, want,
+            "closed={} merged={} base={base}",
+            p.closed, p.merged
+        );
+    }
 }

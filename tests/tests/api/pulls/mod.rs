@@ -1,7 +1,65 @@
-//! Pull-request records, issue labels and dependencies over HTTP.
+//! Pull-request records, issue labels and dependencies over HTTP; the
+//! pull-request list and edits in their own modules.
 
-use api_tests::{Api, Auth, TestUser};
+mod edit;
+mod list;
+
+use api_tests::{Api, Auth, IssueRepo, Reply, TestUser};
 use serde_json::{Value, json};
+
+/// Opens a pull request `head` → `main` in `r` as `who`; its number.
+async fn open_pull(r: &IssueRepo, who: &TestUser, title: &str, extra: Value) -> i64 {
+    let mut body = json!({"title": title, "head": title.replace(' ', "-"), "base": "main"});
+    if let (Some(b), Some(e)) = (body.as_object_mut(), extra.as_object()) {
+        b.extend(e.clone());
+    }
+    let got = r
+        .api
+        .call(
+            "POST",
+            &format!("{}/pulls", r.repo_path),
+            Auth::Token(&who.token),
+            Some(body.clone()),
+        )
+        .await;
+    assert_eq!(got.status, 201, "open {body}: {:?}", got.body);
+    got.body["number"].as_i64().expect("a number")
+}
+
+/// `PATCH /pulls/{n}` as `who`.
+async fn patch_pull(r: &IssueRepo, who: &TestUser, n: i64, body: Value) -> Reply {
+    let path = format!("{}/pulls/{n}", r.repo_path);
+    r.api
+        .call("PATCH", &path, Auth::Token(&who.token), Some(body))
+        .await
+}
+
+/// `GET /pulls/{n}` as the owner.
+async fn get_pull(r: &IssueRepo, n: i64) -> Value {
+    let path = format!("{}/pulls/{n}", r.repo_path);
+    let got = r
+        .api
+        .call("GET", &path, Auth::Token(&r.owner.token), None)
+        .await;
+    assert_eq!(got.status, 200, "GET {path}: {:?}", got.body);
+    got.body
+}
+
+/// `GET /pulls?{query}` with `auth`.
+async fn list_pulls(r: &IssueRepo, auth: Auth<'_>, query: &str) -> Reply {
+    let path = format!("{}/pulls?{query}", r.repo_path);
+    r.api.call("GET", &path, auth, None).await
+}
+
+/// The numbers of a listed page, in order.
+fn numbers(page: &Reply) -> Vec<i64> {
+    page.body
+        .as_array()
+        .unwrap_or_else(|| panic!("a list: {:?}", page.body))
+        .iter()
+        .map(|p| p["number"].as_i64().expect("number"))
+        .collect()
+}
 
 async fn setup() -> (Api, TestUser, TestUser, String, String) {
     let api = Api::from_env();
