@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `make test`: every test of the workspace against real DynamoDB Local,
-# then schemathesis over the OpenAPI document and the fault test.
+# then the Swagger UI page in headless Chromium, schemathesis over the
+# OpenAPI document and the fault test.
 # Starts an in-memory DynamoDB Local on a free port unless DYNAMODB_ENDPOINT
 # is given, builds the function binaries, serves them with
 # `cargo lambda watch` on a free port for the black-box tests, runs
@@ -71,6 +72,13 @@ while read -r dir exe; do
   echo "== $(basename "$exe")"
   (cd "$dir" && "$exe" "$@") || failed+=("$(basename "$exe")")
 done <"$tests_list"
+
+# The Swagger UI page in headless Chromium: every operation renders, and
+# nothing is loaded from outside the API (SKIP_BROWSER_CHECK=1 skips it).
+if [ -z "${SKIP_BROWSER_CHECK:-}" ]; then
+  echo "== browser check (scripts/browser-check.sh)"
+  scripts/browser-check.sh || failed+=("browser-check")
+fi
 
 # Schemathesis over docs/openapi.yaml against the same API: no 5xx of ours.
 if [ -z "${SKIP_FUZZ:-}" ]; then

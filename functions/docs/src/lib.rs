@@ -1,5 +1,8 @@
 //! Docs function: the OpenAPI document of this API, as Gitea serves its
-//! own at `/swagger.v1.json`, with `servers` naming this deployment.
+//! own at `/swagger.v1.json`, with `servers` naming this deployment, and
+//! the Swagger UI page that renders it at `/api/swagger` ([`ui`]).
+
+pub mod ui;
 
 use std::sync::OnceLock;
 
@@ -18,6 +21,12 @@ shared::routes! {
     GET "/swagger.v1.json" {
         guard: Open, sees: &[Nothing], idempotent: false, limits: Limits::SMALL,
     } => swagger_json;
+    GET "/api/swagger" {
+        guard: Open, sees: &[Nothing], idempotent: false, limits: Limits::SMALL,
+    } => ui::page;
+    GET "/api/swagger/assets/{name}" {
+        guard: Open, sees: &[Nothing], idempotent: false, limits: Limits::SMALL,
+    } => ui::asset;
 }
 
 /// The parsed document, once per instance.

@@ -75,6 +75,8 @@ pub const ROUTES: &[Known] = &[
     Known { method: "GET", path: "/api/v1/repos/{owner}/{repo}/issues", deploy: false },
     Known { method: "GET", path: "/api/v1/repos/{owner}/{repo}/pulls", deploy: false },
     Known { method: "GET", path: "/swagger.v1.json", deploy: false },
+    Known { method: "GET", path: "/api/swagger", deploy: false },
+    Known { method: "GET", path: "/api/swagger/assets/{name}", deploy: false },
     Known { method: "POST", path: "/api/v1/applications/public", deploy: true },
     Known { method: "POST", path: "/api/v1/applications/private-provider-app", deploy: true },
     Known { method: "POST", path: "/api/v1/applications/private-github-app", deploy: true },
