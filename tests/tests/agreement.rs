@@ -262,6 +262,7 @@ fn every_create_route_honours_idempotency_keys() {
         "/api/v1/repos/{owner}/{repo}/pulls",
         "/api/v1/repos/{owner}/{repo}/issues/{index}/dependencies",
         "/api/v1/repos/{owner}/{repo}/issues/{index}/blocks",
+        "/api/v1/repos/{owner}/{repo}/issues/{index}/comments",
         "/api/v1/applications/public",
         "/api/v1/applications/private-provider-app",
         "/api/v1/applications/private-github-app",

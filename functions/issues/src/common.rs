@@ -14,7 +14,7 @@ pub fn me(cx: &Ctx) -> Result<String> {
 }
 
 /// `{index}` as a number (404 otherwise, as in Gitea).
-fn index(cx: &Ctx) -> Result<i64> {
+pub fn index(cx: &Ctx) -> Result<i64> {
     let raw = cx.param("index");
     raw.parse()
         .map_err(|_| Error::NotFound(format!("issue number must be a number, got {raw:?}")))

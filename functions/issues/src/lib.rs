@@ -1,12 +1,14 @@
 //! Issues function: issues and pull-request records in Gitea's wire
 //! format. Every handler resolves the repository and the caller's
 //! permission once (`shared::repos::access`), then delegates the write to
-//! `shared::issues::ops`, which applies the rules and keeps numbers and
-//! counters exact.
+//! `shared::issues::ops` (comments: `shared::issues::comments::ops`),
+//! which applies the rules and keeps numbers and counters exact.
 
+mod comments;
 mod common;
 mod deps;
 mod handlers;
+mod lock;
 mod pulls;
 
 use shared::{
@@ -86,4 +88,34 @@ shared::routes! {
     DELETE "/api/v1/repos/{owner}/{repo}/issues/{index}/labels/{id}" {
         guard: Scope(Issue), sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
     } => handlers::remove_label;
+
+    // Comments and locks. Lists may leave out comment bodies to fit
+    // Lambda's response (`X-Omitted-Fields`); reading one shows everything.
+    GET "/api/v1/repos/{owner}/{repo}/issues/comments" {
+        guard: Scope(Issue), sees: Sees::REPO, idempotent: false, limits: COMMENTS,
+    } => comments::list_repo;
+    GET "/api/v1/repos/{owner}/{repo}/issues/comments/{id}" {
+        guard: Scope(Issue), sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
+    } => comments::get;
+    PATCH "/api/v1/repos/{owner}/{repo}/issues/comments/{id}" {
+        guard: Scope(Issue), sees: Sees::REPO, idempotent: false, limits: Limits::TEXT,
+    } => comments::edit;
+    DELETE "/api/v1/repos/{owner}/{repo}/issues/comments/{id}" {
+        guard: Scope(Issue), sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
+    } => comments::delete;
+    GET "/api/v1/repos/{owner}/{repo}/issues/{index}/comments" {
+        guard: Scope(Issue), sees: Sees::REPO, idempotent: false, limits: COMMENTS,
+    } => comments::list;
+    POST "/api/v1/repos/{owner}/{repo}/issues/{index}/comments" {
+        guard: Scope(Issue), sees: Sees::REPO, idempotent: true, limits: Limits::TEXT,
+    } => comments::create;
+    PUT "/api/v1/repos/{owner}/{repo}/issues/{index}/lock" {
+        guard: Scope(Issue), sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
+    } => lock::lock;
+    DELETE "/api/v1/repos/{owner}/{repo}/issues/{index}/lock" {
+        guard: Scope(Issue), sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
+    } => lock::unlock;
 }
+
+/// A comment list: bodies may be left out.
+const COMMENTS: Limits = Limits::list(&["body"]);

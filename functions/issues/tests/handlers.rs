@@ -117,3 +117,51 @@ async fn a_body_that_is_not_utf8_is_a_400_and_changes_nothing() {
     );
     assert_eq!(repos::stats(&app.db, repo_id).await.unwrap().last_index, 0);
 }
+
+#[tokio::test]
+async fn a_comment_moves_both_counts_and_an_issue_edit_keeps_them() {
+    let (app, token, repo_id) = setup().await;
+    let call = |method: &'static str, path: &'static str, body: serde_json::Value| {
+        testing::call::<Api>(&app, method, path, Some(&token), Some(body))
+    };
+    assert_eq!(
+        call(
+            "POST",
+            "/api/v1/repos/ivy/app/issues",
+            json!({"title": "t"})
+        )
+        .await
+        .0,
+        201
+    );
+    let loaded = issues::find(&app.db, repo_id, 1).await.unwrap();
+    let (status, body) = call(
+        "POST",
+        "/api/v1/repos/ivy/app/issues/1/comments",
+        json!({"body": "hi"}),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    // An edit from the read made before the comment re-reads: it cannot
+    // write the old count back.
+    let edited = edit::update(&app.db, loaded, None, |i| {
+        i.title = "t2".into();
+        Ok(())
+    })
+    .await
+    .unwrap();
+    assert_eq!((edited.title.as_str(), edited.comments), ("t2", 1));
+    let stats = repos::stats(&app.db, repo_id).await.unwrap();
+    assert_eq!((stats.num_issue_comments, stats.num_pull_comments), (1, 0));
+    let id = body["id"].as_i64().unwrap();
+    let stored = app
+        .db
+        .get(keys::comment(repo_id, id))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        stored["gsi1pk"].as_s().unwrap(),
+        &keys::issue_comments_pk(repo_id, 1)
+    );
+}

@@ -196,6 +196,34 @@ pub fn issue_list_sk(created: i64, index: i64) -> String {
     format!("{created:020}#{index:020}")
 }
 
+// --- Issue comments: stored under their repository by global id (what
+// `/issues/comments/{id}` names), listed through `gsi1` per issue and
+// `gsi2` per repository and kind, both oldest first.
+
+pub const COMMENT_PREFIX: &str = "COMMENT#";
+
+/// A comment, by its global id, under its repository.
+pub fn comment(repo_id: i64, id: i64) -> Item {
+    key(&repo_pk(repo_id), &format!("{COMMENT_PREFIX}{id:020}"))
+}
+
+/// The comments of one issue (`gsi1pk`).
+pub fn issue_comments_pk(repo_id: i64, index: i64) -> String {
+    format!("RIC#{repo_id}#{index}")
+}
+
+/// The comments of one repository on one kind, issues or pull requests
+/// (`gsi2pk`).
+pub fn repo_comments_pk(repo_id: i64, is_pull: bool) -> String {
+    format!("RC#{repo_id}#{}", if is_pull { "p" } else { "i" })
+}
+
+/// Where a comment sorts in both listings (`gsi1sk`, `gsi2sk`): creation
+/// time, then id, as Gitea orders them.
+pub fn comment_list_sk(created: i64, id: i64) -> String {
+    format!("{created:020}#{id:020}")
+}
+
 /// Search's index of repositories (`gsi2`), one partition per visibility.
 pub fn repos_by_visibility(private: bool) -> String {
     if private {

@@ -6,8 +6,10 @@
 //! What it recomputes:
 //! - tracker: repository issue and pull totals and `last_index`; the
 //!   repository name its counters item carries (renames); milestone totals
-//!   and membership items; team member counts; dependency links (both
-//!   sides, both issues alive); grants of deleted repositories;
+//!   and membership items; issue and repository comment counts; team
+//!   member counts; dependency links (both sides, both issues alive);
+//!   grants and comments of deleted repositories, comments of deleted
+//!   issues;
 //! - deploy: `refs` of projects, servers, keys and provider apps;
 //!   environment and destination counts; each team's object counts; domain
 //!   claims against the applications that hold them; open deployments of

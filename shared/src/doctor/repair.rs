@@ -6,7 +6,10 @@
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::{Finding, Fix, Report};
-use crate::db::{self, Db, DbError, keys::key};
+use crate::db::{
+    self, Db, DbError,
+    keys::{self, key},
+};
 
 /// Repairs every finding of `report`, counting what was done and skipped.
 pub async fn repair(db: &Db, report: &mut Report) -> Result<(), DbError> {
@@ -33,13 +36,28 @@ async fn apply(db: &Db, f: &Finding) -> Result<(), DbError> {
             } else {
                 "#a = :stored"
             };
+            // Issue edits write the whole record on condition of its
+            // `version`: moving it makes one read before this repair
+            // re-read instead of writing the old count back.
+            let is_issue = f.sk.starts_with(keys::ISSUE_PREFIX);
+            let expression = if is_issue {
+                "SET #a = :actual ADD version :one"
+            } else {
+                "SET #a = :actual"
+            };
             db.update(|u| {
-                u.set_key(Some(k))
-                    .update_expression("SET #a = :actual")
+                let u = u
+                    .set_key(Some(k))
+                    .update_expression(expression)
                     .condition_expression(condition)
                     .expression_attribute_names("#a", attribute)
                     .expression_attribute_values(":stored", db::n(*stored))
-                    .expression_attribute_values(":actual", db::n(*actual))
+                    .expression_attribute_values(":actual", db::n(*actual));
+                if is_issue {
+                    u.expression_attribute_values(":one", db::n(1))
+                } else {
+                    u
+                }
             })
             .await
             .map(|_| ())

@@ -35,8 +35,12 @@ const ATTRIBUTES: [&str; 27] = [
     "apps",
 ];
 
-/// Attributes read besides [`ATTRIBUTES`] (deployments and team counts).
-const MORE: [&str; 7] = [
+/// Attributes read besides [`ATTRIBUTES`] (deployments, team counts,
+/// comment counts).
+const MORE: [&str; 10] = [
+    "comments",
+    "num_issue_comments",
+    "num_pull_comments",
     "status",
     "application_uuid",
     "applications",

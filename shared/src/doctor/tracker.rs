@@ -1,6 +1,7 @@
 //! Tracker checks: repository and milestone counters, the counters item's
-//! name after renames, milestone memberships, team member counts,
-//! dependency links, and grants of deleted repositories.
+//! name after renames, milestone memberships, comment counts, team member
+//! counts, dependency links, and grants and comments of deleted
+//! repositories and issues.
 
 use std::collections::{HashMap, HashSet};
 
@@ -55,13 +56,19 @@ pub fn check(inv: &Inventory) -> Vec<Finding> {
         if let Some(names) = live.get(&id) {
             repository(&mut out, inv, pk, items, names);
         } else {
-            // A deleted repository: its grants go (its issues, labels and
-            // milestones are unreachable and stay).
+            // A deleted repository: its grants and comments go (its issues,
+            // labels and milestones are unreachable and stay).
             for g in items
                 .iter()
                 .filter(|i| text(i, "sk").starts_with(keys::ACCESS_PREFIX))
             {
                 out.push(finding("grant of a deleted repository", g, Fix::Delete));
+            }
+            for c in items
+                .iter()
+                .filter(|i| text(i, "sk").starts_with(keys::COMMENT_PREFIX))
+            {
+                out.push(finding("comment of a deleted repository", c, Fix::Delete));
             }
         }
         links(&mut out, inv, id, items, &alive_issues);
@@ -120,6 +127,7 @@ fn repository(
                 },
             ));
         }
+        comments(out, items, &issues, stats);
         for (attribute, actual) in [("owner", owner), ("name", name)] {
             if text(stats, attribute) != actual {
                 out.push(finding(
@@ -135,6 +143,32 @@ fn repository(
         }
     }
     milestones(out, inv, pk, &issues);
+}
+
+/// Comments: each issue's `comments` and the repository's counts by kind
+/// against the comment items; comments of a deleted issue go.
+fn comments(out: &mut Vec<Finding>, items: &[Item], issues: &[&Item], stats: &Item) {
+    let alive: HashSet<i64> = issues.iter().map(|i| number(i, "index")).collect();
+    let (mut live, mut by_kind) = (Vec::new(), [0i64, 0]);
+    for c in items
+        .iter()
+        .filter(|i| text(i, "sk").starts_with(keys::COMMENT_PREFIX))
+    {
+        if alive.contains(&number(c, "index")) {
+            live.push(number(c, "index"));
+            by_kind[usize::from(flag(c, "is_pull"))] += 1;
+        } else {
+            out.push(finding("comment of a deleted issue", c, Fix::Delete));
+        }
+    }
+    let per_issue = tally(live.into_iter());
+    for i in issues {
+        let actual = per_issue.get(&number(i, "index")).copied().unwrap_or(0);
+        counter(out, "issue comment count", i, "comments", actual);
+    }
+    let what = "repository comment count";
+    counter(out, what, stats, "num_issue_comments", by_kind[0]);
+    counter(out, what, stats, "num_pull_comments", by_kind[1]);
 }
 
 fn milestones(out: &mut Vec<Finding>, inv: &Inventory, pk: &str, issues: &[&Item]) {
@@ -322,6 +356,57 @@ mod tests {
                 .iter()
                 .any(|f| f.what == "missing milestone membership"
                     && f.sk == "MSISSUE#00000000000000000007#00000000000000000002")
+        );
+    }
+
+    #[test]
+    fn comment_counts_and_comments_of_the_dead() {
+        let mut items = repo();
+        let comment = |repo: i64, id: i64, index: i64, pull: bool| {
+            keyed(
+                &format!("REPO#{repo}"),
+                &format!("COMMENT#{id:020}"),
+                &[
+                    ("index", n(index)),
+                    (
+                        "is_pull",
+                        aws_sdk_dynamodb::types::AttributeValue::Bool(pull),
+                    ),
+                ],
+            )
+        };
+        // Issue 2 has two comments but counts none; issue 5 is gone; the
+        // repository 3 is gone.
+        items.push(comment(1, 10, 2, false));
+        items.push(comment(1, 11, 2, false));
+        items.push(comment(1, 12, 5, false));
+        items.push(comment(3, 13, 1, false));
+        let found = check(&inventory(items));
+        let set = |a: &str, stored, actual| Fix::SetNumber {
+            attribute: a.into(),
+            stored,
+            actual,
+        };
+        let fixes: Vec<(&str, &Fix)> = found.iter().map(|f| (f.what, &f.fix)).collect();
+        assert!(
+            fixes.contains(&("issue comment count", &set("comments", 0, 2))),
+            "{found:#?}"
+        );
+        assert!(fixes.contains(&("repository comment count", &set("num_issue_comments", 0, 2))));
+        let deleted: Vec<(&str, &str)> = found
+            .iter()
+            .filter(|f| f.fix == Fix::Delete)
+            .map(|f| (f.what, f.sk.as_str()))
+            .collect();
+        assert_eq!(
+            deleted,
+            [
+                ("comment of a deleted issue", "COMMENT#00000000000000000012"),
+                (
+                    "comment of a deleted repository",
+                    "COMMENT#00000000000000000013"
+                )
+            ]
         );
     }
 

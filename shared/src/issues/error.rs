@@ -87,6 +87,18 @@ pub enum Error {
     #[error("no team {0}")]
     NoSuchTeam(String),
 
+    // Comments and locks.
+    #[error("comment body is blank")]
+    EmptyComment,
+    #[error("the issue is locked: writers only")]
+    LockedIssue,
+    #[error("neither the comment's author nor a repository administrator")]
+    MayNotChangeComment,
+    #[error("not a repository administrator: may not lock")]
+    MayNotLock,
+    #[error("no such comment in this repository, or not readable")]
+    NoSuchComment,
+
     // State.
     #[error("the pull request is merged")]
     Merged,

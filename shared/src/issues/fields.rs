@@ -19,8 +19,14 @@ pub const MAX_LABELS: usize = 100;
 pub const MAX_REVIEW_REQUESTS: usize = 50;
 /// Most users recorded as having reviewed one pull request.
 pub const MAX_REVIEWERS: usize = 100;
-/// Most mentions recorded per issue (GitHub notifies at most 50).
+/// Most mentions recorded per issue (GitHub notifies at most 50); its
+/// comments record at most as many again.
 pub const MAX_MENTIONS: usize = 50;
+/// Longest login (`accounts::names::OwnerName`): a longer mention names
+/// nobody.
+pub const MAX_LOGIN_CHARS: usize = 40;
+/// Longest lock reason (Gitea's are short phrases such as `Too heated`).
+pub const MAX_LOCK_REASON_CHARS: usize = 255;
 
 /// A title: trimmed, 1 to 255 characters.
 pub fn title(raw: &str) -> Result<String> {

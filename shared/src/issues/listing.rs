@@ -141,7 +141,7 @@ impl Filter {
             && self.before.is_none_or(|b| i.updated <= b)
             && self.poster.as_ref().is_none_or(|p| &i.poster == p)
             && has(&i.assignees, &self.assignee)
-            && has(&i.mentions, &self.mentioned)
+            && (has(&i.mentions, &self.mentioned) || has(&i.comment_mentions, &self.mentioned))
             && has(&i.review_requested, &self.review_requested)
             && has(&i.reviewed, &self.reviewed)
             && self.base.as_ref().is_none_or(|b| &i.base == b)

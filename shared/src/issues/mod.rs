@@ -12,12 +12,14 @@
 //! - views: [`views`] (Gitea's `Issue`, `PullRequest`), [`options`]
 //!   (request bodies, `PullReview`).
 
+pub mod comments;
 pub mod create;
 pub mod deps;
 pub mod edit;
 mod error;
 pub mod fields;
 pub mod listing;
+pub mod lock;
 pub mod ops;
 pub mod options;
 pub mod pull_list;
@@ -90,6 +92,19 @@ pub struct IssueRecord {
     pub review_requested: Vec<String>,
     #[serde(default)]
     pub reviewed: Vec<String>,
+    /// Plain comments on it (Gitea's `comments`): moved by every comment
+    /// create and delete in its transaction, with `version`.
+    #[serde(default)]
+    pub comments: i64,
+    /// Locked: only writers of its kind may comment.
+    #[serde(default)]
+    pub is_locked: bool,
+    #[serde(default)]
+    pub lock_reason: String,
+    /// Lower-case logins of users mentioned in its comments (never
+    /// removed, as Gitea's), at most [`fields::MAX_MENTIONS`].
+    #[serde(default)]
+    pub comment_mentions: Vec<String>,
 }
 
 impl IssueRecord {
@@ -197,25 +212,35 @@ pub fn add_counter_moves(
     let (b_total, b_closed) = count(before);
     let (a_total, a_closed) = count(after);
     let (d_total, d_closed) = (a_total - b_total, a_closed - b_closed);
+    // A deleted issue takes its comments out of the repository's count.
+    let comments = |i: Option<&IssueRecord>| i.map_or(0, |i| i.comments);
+    let d_comments = comments(after) - comments(before);
+    let comment_total = comments::model::repo_counter(sample.is_pull);
+    let adds = format!("ADD {total} :t, {closed} :c, {comment_total} :m");
     match number {
         Some((prev, next)) => {
             tx.update(
                 keys::repo_stats(sample.repo_id),
-                &format!("SET last_index = :next ADD {total} :t, {closed} :c"),
+                &format!("SET last_index = :next {adds}"),
                 &[
                     (":t", db::n(d_total)),
                     (":c", db::n(d_closed)),
+                    (":m", db::n(d_comments)),
                     (":next", db::n(next)),
                     (":prev", db::n(prev)),
                 ],
                 Some("last_index = :prev"),
             )?;
         }
-        None if d_total != 0 || d_closed != 0 => {
+        None if d_total != 0 || d_closed != 0 || d_comments != 0 => {
             tx.update(
                 keys::repo_stats(sample.repo_id),
-                &format!("ADD {total} :t, {closed} :c"),
-                &[(":t", db::n(d_total)), (":c", db::n(d_closed))],
+                &adds,
+                &[
+                    (":t", db::n(d_total)),
+                    (":c", db::n(d_closed)),
+                    (":m", db::n(d_comments)),
+                ],
                 None,
             )?;
         }
@@ -257,32 +282,48 @@ pub fn add_counter_moves(
     Ok(())
 }
 
-/// Deletes an issue: its item, its counters' share and its milestone
-/// membership in one transaction, whatever else points at it. Its number
-/// is never handed out again. Then both sides of its dependencies go, in
-/// batches: any number of them, since readers may attach dependents to
-/// public issues. Links to a deleted issue are skipped wherever they are
-/// read, so leftovers (a failed batch) are harmless, and `check-data`
-/// removes them.
+/// Deletes an issue: its item, its counters' share (comments included)
+/// and its milestone membership in one transaction, whatever else points
+/// at it, on condition that it did not change since it was read (a comment
+/// written meanwhile re-reads it). Its number is never handed out again.
+/// Then both sides of its dependencies and its comments go, in batches:
+/// any number of them, since readers may attach dependents to public
+/// issues and comment on them. Links to a deleted issue are skipped
+/// wherever they are read, its comments are reached only through it, so
+/// leftovers (a failed batch) are harmless, and `check-data` removes them.
 pub async fn delete(db: &Db, issue: &IssueRecord) -> Result<()> {
-    let mut tx = db.tx();
-    tx.delete_if(
-        keys::issue(issue.repo_id, issue.index),
-        "version = :v",
-        &[(":v", db::n(issue.version))],
-    )?;
-    add_counter_moves(&mut tx, Some(issue), None, None)?;
-    db.transact(tx)
-        .await
-        .map_err(|e| match e.failed_condition() {
-            Some(0) => Error::ChangedWhileDeleting,
-            _ => e.into(),
-        })?;
-    db::cleanup(
-        db,
-        "dependencies of a deleted issue",
-        deps::unlink(db, issue.repo_id, issue.index),
-    )
+    const ATTEMPTS: u32 = 10;
+    let mut current = issue.clone();
+    for attempt in 0..ATTEMPTS {
+        let mut tx = db.tx();
+        tx.delete_if(
+            keys::issue(current.repo_id, current.index),
+            "version = :v",
+            &[(":v", db::n(current.version))],
+        )?;
+        add_counter_moves(&mut tx, Some(&current), None, None)?;
+        match db.transact(tx).await {
+            Ok(()) => break,
+            Err(e) if e.failed_condition() == Some(0) && attempt + 1 < ATTEMPTS => {
+                current = match get(db, current.repo_id, current.index).await? {
+                    Some(fresh) => fresh,
+                    None => {
+                        return Err(Error::NoSuchIssue {
+                            repo_id: current.repo_id,
+                            index: current.index,
+                        });
+                    }
+                };
+            }
+            Err(e) if e.failed_condition() == Some(0) => return Err(Error::ChangedWhileDeleting),
+            Err(e) => return Err(e.into()),
+        }
+    }
+    let (repo_id, index) = (issue.repo_id, issue.index);
+    db::cleanup(db, "dependencies and comments of a deleted issue", async {
+        deps::unlink(db, repo_id, index).await?;
+        comments::store::remove_all(db, repo_id, index).await
+    })
     .await;
     Ok(())
 }

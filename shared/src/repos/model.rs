@@ -59,6 +59,12 @@ pub struct RepoStats {
     /// Issue numbers handed out so far (issues and pulls share them).
     #[serde(default)]
     pub last_index: i64,
+    /// Comments on issues and on pull requests (the repository-wide
+    /// comment listing's `X-Total-Count`), moved by every comment write.
+    #[serde(default)]
+    pub num_issue_comments: i64,
+    #[serde(default)]
+    pub num_pull_comments: i64,
     /// Owner and name, so a repository can be found from its id (issue
     /// dependencies across repositories); kept by create and rename.
     #[serde(default)]

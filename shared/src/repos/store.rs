@@ -99,11 +99,12 @@ pub async fn save(db: &Db, old_name: &str, repo: &RepoRecord) -> Result<()> {
 }
 
 /// Deletes a repository. Its name is free at once, and nothing reaches it
-/// any more: items under its id (labels, milestones, issues) are
+/// any more: items under its id (labels, milestones, issues, comments) are
 /// unreachable, since a repository created later under the same name gets
-/// a new id, and grants pointing at it resolve to nothing. The grants are
-/// then removed in batches; what a failure leaves behind is harmless and
-/// `check-data` removes it, so the delete has succeeded either way.
+/// a new id, and grants pointing at it resolve to nothing. The grants and
+/// the comments (the bulk of what it leaves) are then removed in batches;
+/// what a failure leaves behind is harmless and `check-data` removes it,
+/// so the delete has succeeded either way.
 pub async fn delete(db: &Db, repo: &RepoRecord) -> Result<()> {
     let mut tx = db.tx();
     tx.delete_existing(keys::repo_name(&repo.owner, &repo.name))?
@@ -114,13 +115,38 @@ pub async fn delete(db: &Db, repo: &RepoRecord) -> Result<()> {
             Some(0) => Error::Gone,
             _ => e.into(),
         })?;
-    db::cleanup(
-        db,
-        "grants of a deleted repository",
-        remove_grants(db, repo.id),
-    )
+    db::cleanup(db, "grants and comments of a deleted repository", async {
+        remove_grants(db, repo.id).await?;
+        remove_comments(db, repo.id).await
+    })
     .await;
     Ok(())
+}
+
+/// Every comment stored under a (deleted) repository, one page of keys at
+/// a time (memory holds a page, whatever their number). Idempotent.
+pub async fn remove_comments(db: &Db, repo_id: i64) -> Result<()> {
+    let pk = keys::repo_pk(repo_id);
+    let mut cursor = None;
+    loop {
+        let page = db
+            .query(|q| {
+                db::project(
+                    q.key_condition_expression("pk = :pk AND begins_with(sk, :p)")
+                        .expression_attribute_values(":pk", db::s(&pk))
+                        .expression_attribute_values(":p", db::s(keys::COMMENT_PREFIX))
+                        .consistent_read(true)
+                        .set_exclusive_start_key(cursor.take()),
+                    Some(&["pk", "sk"]),
+                )
+            })
+            .await?;
+        db.batch_delete(page.items.unwrap_or_default()).await?;
+        match page.last_evaluated_key {
+            Some(k) if !k.is_empty() => cursor = Some(k),
+            _ => return Ok(()),
+        }
+    }
 }
 
 /// Both sides of every grant on a (deleted) repository. Idempotent.

@@ -7,6 +7,7 @@
 
 mod auth;
 mod bad_input;
+mod comments;
 mod concurrency;
 mod deletes;
 mod deploy_access;

@@ -75,6 +75,14 @@ owner PATCH  /repos/{owner}/{repo}/pulls/{index}                     changed
 owner POST   /repos/{owner}/{repo}/pulls/{index}/requested_reviewers reviewers
 owner POST   /repos/{owner}/{repo}/pulls/{index}/reviews             review
 owner POST   /repos/{owner}/{repo}/pulls/{index}/merge               merge
+owner GET    /repos/{owner}/{repo}/issues/comments
+owner GET    /repos/{owner}/{repo}/issues/{index}/comments
+owner POST   /repos/{owner}/{repo}/issues/{index}/comments           comment
+owner GET    /repos/{owner}/{repo}/issues/comments/{id}
+owner PATCH  /repos/{owner}/{repo}/issues/comments/{id}              comment
+owner PUT    /repos/{owner}/{repo}/issues/{index}/lock               lock
+owner DELETE /repos/{owner}/{repo}/issues/{index}/lock
+owner DELETE /repos/{owner}/{repo}/issues/comments/{id}
 owner DELETE /repos/{owner}/{repo}/issues/{index}
 owner DELETE /repos/{owner}/{repo}/milestones/{id}
 owner DELETE /repos/{owner}/{repo}/labels/{id}
@@ -144,6 +152,8 @@ struct World {
     team: i64,
     label: i64,
     milestone: i64,
+    /// A comment on issue 1.
+    comment: i64,
     person: String,
     /// The person's password: tokens are listed with it.
     password: String,
@@ -168,6 +178,7 @@ fn fill(method: &str, route: &str, w: &World) -> String {
             ("labels", "{id}") => w.label.to_string(),
             ("milestones", "{id}") => w.milestone.to_string(),
             ("tokens", "{id}") => w.token.clone(),
+            ("comments", "{id}") => w.comment.to_string(),
             ("pulls", "{index}") => "3".into(),
             (_, "{index}") if route.ends_with("/blocks") => "2".into(),
             (_, "{index}") if method == "DELETE" && route.ends_with('}') => "4".into(),
@@ -206,6 +217,8 @@ fn body(key: &str, w: &World) -> Option<Value> {
         "reviewers" => json!({"reviewers": [w.member]}),
         "review" => json!({"event": "COMMENT", "body": "ok"}),
         "merge" => json!({"Do": "merge"}),
+        "comment" => json!({"body": "a comment"}),
+        "lock" => json!({"lock_reason": "Resolved"}),
         other => panic!("no body {other:?}"),
     })
 }
@@ -313,7 +326,8 @@ async fn ok(api: &Api, token: &str, method: &str, path: String, body: Value) -> 
 }
 
 /// An organisation with a repository, a team reaching it, issues 1, 2 and
-/// 4, pull request 3, a label, a milestone and an organisation label.
+/// 4, pull request 3, a label, a milestone, an organisation label and a
+/// comment on issue 1.
 async fn side(api: &Api, u: &TestUser, org_vis: &str, private: bool, w: &mut World) {
     let word = ["secret", "open"][(org_vis == "public" && !private) as usize];
     w.org = api.new_org(u, "po", org_vis).await;
@@ -336,6 +350,9 @@ async fn side(api: &Api, u: &TestUser, org_vis: &str, private: bool, w: &mut Wor
     let made = ok(api, t, "POST", format!("{r}/milestones"), ms).await;
     w.milestone = made["id"].as_i64().unwrap();
     ok(api, t, "POST", format!("{o}/labels"), label).await;
+    let text = json!({"body": format!("{} {word} comment", w.mark)});
+    let made = ok(api, t, "POST", format!("{r}/issues/1/comments"), text).await;
+    w.comment = made["id"].as_i64().unwrap();
 }
 
 /// What the routes read on these sides, as the unrestricted admin sees it.
@@ -351,6 +368,8 @@ async fn snapshot(api: &Api, worlds: [&World; 3]) -> Vec<(String, Value)> {
         paths.extend(under.split(' ').map(|s| format!("{r}{s}")));
         let issues = ["2", "3", "4", "1/dependencies", "1/blocks", "2/blocks"];
         paths.extend(issues.map(|s| format!("{r}/issues/{s}")));
+        let comments = ["comments", "1/comments", &format!("comments/{}", w.comment)];
+        paths.extend(comments.map(|s| format!("{r}/issues/{s}")));
         for p in paths {
             let got = admin_get(api, p.clone()).await;
             assert_eq!(got.status, 200, "GET {p}: {:?}", got.body);

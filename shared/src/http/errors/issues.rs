@@ -3,6 +3,7 @@
 use crate::{Error, issues::Error as E, repos::access::Unit, text::TextError};
 
 const WRITE: &str = "user should have a permission to write to a repo";
+const ADMIN: &str = "user should be an owner or a collaborator with admin write of a repository";
 
 impl From<E> for Error {
     fn from(e: E) -> Self {
@@ -55,10 +56,7 @@ impl From<E> for Error {
             E::MayNotEdit => Error::ForbiddenEmpty,
             E::MayNotWrite => Error::Forbidden(WRITE.into()),
             E::MayNotSetDeadline => Error::Forbidden("Not repo writer".into()),
-            E::MayNotDelete => Error::Forbidden(
-                "user should be an owner or a collaborator with admin write of a repository"
-                    .into(),
-            ),
+            E::MayNotDelete => Error::Forbidden(ADMIN.into()),
             E::MayNotRequestReviews => {
                 Error::Forbidden("only the poster or a writer may request reviews".into())
             }
@@ -114,12 +112,48 @@ impl From<E> for Error {
             E::Busy => Error::Unavailable(
                 "the issue is being changed by many requests at once; retry".into(),
             ),
+            // Comments and locks.
+            E::EmptyComment => Error::field("body", "must not be empty"),
+            E::LockedIssue => Error::Forbidden("You cannot comment on a locked issue.".into()),
+            E::MayNotChangeComment => Error::ForbiddenEmpty,
+            E::MayNotLock => Error::Forbidden(ADMIN.into()),
+            E::NoSuchComment => Error::not_found(),
             E::Labels(e) => e.into(),
             E::Milestones(e) => e.into(),
             E::Db(e) => e.into(),
             E::Accounts(e) => e.into(),
             E::Repos(e) => e.into(),
             E::Other(e) => e,
+        }
+    }
+}
+
+#[cfg(test)]
+mod comment_messages {
+    //! Comment and lock errors: Gitea's statuses and texts.
+
+    use crate::{Error, http::Dialect, issues::Error as E};
+
+    #[test]
+    fn statuses_and_texts() {
+        let seen = |e: E| {
+            let e: Error = e.into();
+            (e.status(Dialect::Tracker).as_u16(), e.to_string())
+        };
+        let admin = "user should be an owner or a collaborator with admin write of a repository";
+        let rows = [
+            (
+                E::EmptyComment,
+                422,
+                "validation failed: {\"body\": [\"must not be empty\"]}",
+            ),
+            (E::LockedIssue, 403, "You cannot comment on a locked issue."),
+            (E::MayNotChangeComment, 403, "forbidden"),
+            (E::MayNotLock, 403, admin),
+            (E::NoSuchComment, 404, "not found"),
+        ];
+        for (e, status, text) in rows {
+            assert_eq!(seen(e), (status, text.to_string()));
         }
     }
 }

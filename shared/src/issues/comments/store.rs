@@ -1,0 +1,248 @@
+//! Where comments are stored, and the writes that keep their counts exact.
+//!
+//! A comment lives under its repository by its global id. Creating or
+//! deleting one is one transaction: the comment, the issue's `comments`
+//! (with `version`, so an issue edit made from an older read re-reads and
+//! cannot write the old count back) and the repository's count for its
+//! kind. Recording mentions on the issue is a read-modify-write of its
+//! list, so only then is the issue written on condition of the `version`
+//! read; a lost race re-reads the issue and tries again.
+
+use std::time::Duration;
+
+use aws_sdk_dynamodb::types::AttributeValue;
+
+use super::super::{Error, IssueRecord, Result};
+use super::model::{self, CommentRecord};
+use crate::{
+    db::{self, Db, DbError, keys},
+    time,
+};
+
+/// Attempts of one write under contention before answering 503.
+const ATTEMPTS: u32 = 50;
+
+async fn pause(attempt: u32) {
+    let jitter = rand::random::<u64>() % (5 + 5 * u64::from(attempt.min(10)));
+    tokio::time::sleep(Duration::from_millis(jitter)).await;
+}
+
+/// A comment of a repository by id.
+pub async fn get(db: &Db, repo_id: i64, id: i64) -> Result<Option<CommentRecord>> {
+    Ok(db.get_as(keys::comment(repo_id, id)).await?)
+}
+
+/// The issue a comment belongs to, afresh (404 when it is gone).
+async fn reread(db: &Db, repo_id: i64, index: i64) -> Result<IssueRecord> {
+    super::super::get(db, repo_id, index)
+        .await?
+        .ok_or(Error::NoSuchIssue { repo_id, index })
+}
+
+fn list(names: &[String]) -> AttributeValue {
+    AttributeValue::L(names.iter().map(db::s).collect())
+}
+
+/// A validated create request (permissions already applied).
+pub struct NewComment {
+    /// Lower-case login of the author.
+    pub poster: String,
+    pub body: String,
+    /// Existing users the body mentions (lower-case).
+    pub mentions: Vec<String>,
+    /// The author may not write the issue's kind: the issue must still be
+    /// unlocked when the comment lands.
+    pub unlocked_only: bool,
+}
+
+/// Adds a comment to `loaded` (its issue, as read).
+pub async fn create(db: &Db, loaded: IssueRecord, new: NewComment) -> Result<CommentRecord> {
+    let now = time::now();
+    let rec = CommentRecord {
+        id: db.next_id("comment").await?,
+        repo_id: loaded.repo_id,
+        index: loaded.index,
+        is_pull: loaded.is_pull,
+        poster: new.poster,
+        body: new.body,
+        created: now,
+        updated: now,
+        version: 1,
+    };
+    let item = rec.to_item()?;
+    let counter = model::repo_counter(rec.is_pull);
+    let mut issue = loaded;
+    for attempt in 0..ATTEMPTS {
+        if new.unlocked_only && issue.is_locked {
+            return Err(Error::LockedIssue);
+        }
+        let add = model::unrecorded_mentions(&issue, &new.mentions);
+        let mut set = vec!["#u = :now"];
+        let mut condition = vec!["attribute_exists(pk)"];
+        let mut names = vec![("#u", "updated"), ("#n", "comments"), ("#v", "version")];
+        let mut values = vec![(":now", db::n(now)), (":one", db::n(1))];
+        if !add.is_empty() {
+            let mut all = issue.comment_mentions.clone();
+            all.extend(add);
+            set.push("#m = :m");
+            condition.push("#v = :read");
+            names.push(("#m", "comment_mentions"));
+            values.extend([(":m", list(&all)), (":read", db::n(issue.version))]);
+        }
+        if new.unlocked_only {
+            condition.push("NOT (#l = :yes)");
+            names.push(("#l", "is_locked"));
+            values.push((":yes", AttributeValue::Bool(true)));
+        }
+        let mut tx = db.tx();
+        tx.put_if_absent(item.clone())?;
+        tx.update_if(
+            keys::issue(issue.repo_id, issue.index),
+            &format!("SET {} ADD #n :one, #v :one", set.join(", ")),
+            &names,
+            &values,
+            &condition.join(" AND "),
+        )?;
+        tx.update_if(
+            keys::repo_stats(issue.repo_id),
+            "ADD #c :one",
+            &[("#c", counter)],
+            &[(":one", db::n(1))],
+            "attribute_exists(pk)",
+        )?;
+        match db.transact(tx).await {
+            Ok(()) => return Ok(rec),
+            Err(e)
+                if e.failed_condition() == Some(1) || matches!(e, DbError::TransactionConflict) =>
+            {
+                // Mentions recorded, the issue locked or deleted meanwhile.
+                pause(attempt).await;
+                issue = reread(db, issue.repo_id, issue.index).await?;
+            }
+            Err(e) if e.failed_condition() == Some(2) => return Err(Error::Hidden),
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Err(Error::Busy)
+}
+
+/// Replaces a comment's body (nothing is written when it is the same) and
+/// records the mentions it adds on the issue.
+pub async fn edit(
+    db: &Db,
+    loaded: CommentRecord,
+    issue: IssueRecord,
+    body: String,
+    mentions: Vec<String>,
+) -> Result<CommentRecord> {
+    let (mut comment, mut issue) = (loaded, issue);
+    for attempt in 0..ATTEMPTS {
+        if comment.body == body {
+            return Ok(comment);
+        }
+        let next = CommentRecord {
+            body: body.clone(),
+            updated: time::now(),
+            version: comment.version + 1,
+            ..comment.clone()
+        };
+        let add = model::unrecorded_mentions(&issue, &mentions);
+        let mut tx = db.tx();
+        tx.put_if(
+            next.to_item()?,
+            "version = :v",
+            &[(":v", db::n(comment.version))],
+        )?;
+        if !add.is_empty() {
+            let mut all = issue.comment_mentions.clone();
+            all.extend(add);
+            tx.update_if(
+                keys::issue(issue.repo_id, issue.index),
+                "SET #m = :m ADD #v :one",
+                &[("#m", "comment_mentions"), ("#v", "version")],
+                &[
+                    (":m", list(&all)),
+                    (":one", db::n(1)),
+                    (":read", db::n(issue.version)),
+                ],
+                "#v = :read",
+            )?;
+        }
+        match db.transact(tx).await {
+            Ok(()) => return Ok(next),
+            Err(e) if e.failed_condition() == Some(0) => {
+                pause(attempt).await;
+                comment = get(db, comment.repo_id, comment.id)
+                    .await?
+                    .ok_or(Error::NoSuchComment)?;
+            }
+            Err(e)
+                if e.failed_condition() == Some(1) || matches!(e, DbError::TransactionConflict) =>
+            {
+                pause(attempt).await;
+                issue = reread(db, issue.repo_id, issue.index)
+                    .await
+                    .map_err(|_| Error::NoSuchComment)?;
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Err(Error::Busy)
+}
+
+/// Deletes a comment with its share of the counts; 404 when it (or its
+/// issue) is gone meanwhile.
+pub async fn delete(db: &Db, c: &CommentRecord) -> Result<()> {
+    for attempt in 0..ATTEMPTS {
+        let mut tx = db.tx();
+        tx.delete_existing(keys::comment(c.repo_id, c.id))?;
+        tx.update_if(
+            keys::issue(c.repo_id, c.index),
+            "ADD #n :minus, #v :one",
+            &[("#n", "comments"), ("#v", "version")],
+            &[(":minus", db::n(-1)), (":one", db::n(1))],
+            "attribute_exists(pk)",
+        )?;
+        tx.update_if(
+            keys::repo_stats(c.repo_id),
+            "ADD #c :minus",
+            &[("#c", model::repo_counter(c.is_pull))],
+            &[(":minus", db::n(-1))],
+            "attribute_exists(pk)",
+        )?;
+        match db.transact(tx).await {
+            Ok(()) => return Ok(()),
+            Err(DbError::TransactionConflict) => pause(attempt).await,
+            Err(e) if e.failed_condition().is_some() => return Err(Error::NoSuchComment),
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Err(Error::Busy)
+}
+
+/// Removes every comment of issue `index` (deleted, so unreachable; its
+/// counts went with it), one page of the index at a time, so memory holds
+/// a page whatever their number. Idempotent: batch deletes of what may be
+/// gone.
+pub async fn remove_all(db: &Db, repo_id: i64, index: i64) -> Result<()> {
+    let pk = keys::issue_comments_pk(repo_id, index);
+    let mut cursor = None;
+    loop {
+        let page = db
+            .query(|q| {
+                db::project(
+                    q.index_name("gsi1")
+                        .key_condition_expression("gsi1pk = :pk")
+                        .expression_attribute_values(":pk", db::s(&pk))
+                        .set_exclusive_start_key(cursor.take()),
+                    Some(&["pk", "sk"]),
+                )
+            })
+            .await?;
+        db.batch_delete(page.items.unwrap_or_default()).await?;
+        match page.last_evaluated_key {
+            Some(k) if !k.is_empty() => cursor = Some(k),
+            _ => return Ok(()),
+        }
+    }
+}
