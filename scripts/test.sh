@@ -80,6 +80,12 @@ if [ -z "${SKIP_BROWSER_CHECK:-}" ]; then
   scripts/browser-check.sh || failed+=("browser-check")
 fi
 
+# Published Gitea and Coolify client libraries, unchanged, run full flows.
+if [ -z "${SKIP_CLIENT_FLOWS:-}" ]; then
+  echo "== client flows (scripts/client-flows.sh)"
+  scripts/client-flows.sh || failed+=("client-flows")
+fi
+
 # Schemathesis over docs/openapi.yaml against the same API: no 5xx of ours.
 if [ -z "${SKIP_FUZZ:-}" ]; then
   echo "== fuzz (scripts/fuzz.sh)"

@@ -65,6 +65,7 @@ pub const ROUTES: &[Known] = &[
     Known { method: "DELETE", path: "/api/v1/repos/{owner}/{repo}/issues/{index}/blocks", deploy: false },
     Known { method: "POST", path: "/api/v1/repos/{owner}/{repo}/pulls", deploy: false },
     Known { method: "GET", path: "/api/v1/repos/{owner}/{repo}/pulls/{index}", deploy: false },
+    Known { method: "GET", path: "/api/v1/repos/{owner}/{repo}/pulls/{index}/merge", deploy: false },
     Known { method: "POST", path: "/api/v1/repos/{owner}/{repo}/pulls/{index}/merge", deploy: false },
     Known { method: "POST", path: "/api/v1/repos/{owner}/{repo}/pulls/{index}/requested_reviewers", deploy: false },
     Known { method: "POST", path: "/api/v1/repos/{owner}/{repo}/pulls/{index}/reviews", deploy: false },

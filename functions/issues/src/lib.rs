@@ -69,6 +69,9 @@ shared::routes! {
     GET "/api/v1/repos/{owner}/{repo}/pulls/{index}" {
         guard: Scope(Issue), sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
     } => pulls::get;
+    GET "/api/v1/repos/{owner}/{repo}/pulls/{index}/merge" {
+        guard: Scope(Issue), sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
+    } => pulls::is_merged;
     POST "/api/v1/repos/{owner}/{repo}/pulls/{index}/merge" {
         guard: Scope(Issue), sees: Sees::REPO, idempotent: true, limits: Limits::SMALL,
     } => pulls::merge;

@@ -62,6 +62,16 @@ pub async fn merge(cx: &Ctx) -> Result<Response> {
     Ok(shared::http::response::empty(StatusCode::OK))
 }
 
+/// `GET /pulls/{index}/merge`: 204 when merged, else 404, as Gitea.
+pub async fn is_merged(cx: &Ctx) -> Result<Response> {
+    let (_, pr) = pull_in_path(cx).await?;
+    if pr.merged {
+        cx.no_content()
+    } else {
+        Err(shared::Error::not_found())
+    }
+}
+
 /// `POST /pulls/{index}/requested_reviewers`: the poster or a writer.
 pub async fn request_reviewers(cx: &Ctx) -> Result<Response> {
     let (ctx, pr) = pull_in_path(cx).await?;

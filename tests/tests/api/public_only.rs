@@ -75,6 +75,7 @@ owner PATCH  /repos/{owner}/{repo}/pulls/{index}                     changed
 owner POST   /repos/{owner}/{repo}/pulls/{index}/requested_reviewers reviewers
 owner POST   /repos/{owner}/{repo}/pulls/{index}/reviews             review
 owner POST   /repos/{owner}/{repo}/pulls/{index}/merge               merge
+owner GET    /repos/{owner}/{repo}/pulls/{index}/merge
 owner GET    /repos/{owner}/{repo}/issues/comments
 owner GET    /repos/{owner}/{repo}/issues/{index}/comments
 owner POST   /repos/{owner}/{repo}/issues/{index}/comments           comment

@@ -213,6 +213,18 @@ async fn pull_requests_share_numbers_merge_and_reviews() {
     );
 
     // Merge: closes it; a second merge is refused; its state is frozen.
+    // Gitea's merge check: 404 until merged, 204 after; an issue is a 404.
+    let merged = |n: i64| {
+        let api = &api;
+        let path = path.clone();
+        async move {
+            api.call("GET", &format!("{path}/pulls/{n}/merge"), Auth::None, None)
+                .await
+                .status
+        }
+    };
+    assert_eq!(merged(2).await, 404, "not merged yet");
+    assert_eq!(merged(1).await, 404, "an issue");
     let reader = api.new_user("prd").await;
     assert_eq!(
         api.call(
@@ -242,6 +254,7 @@ async fn pull_requests_share_numbers_merge_and_reviews() {
         (Some(true), Some("closed"))
     );
     assert!(got.body["merged_at"].is_string());
+    assert_eq!(merged(2).await, 204, "merged");
     assert_eq!(
         api.call(
             "POST",
