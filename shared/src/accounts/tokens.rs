@@ -27,6 +27,12 @@ pub struct Grant {
     pub scopes: Vec<String>,
     /// Deploy-API team (an organisation or the user's own namespace).
     pub team: String,
+    /// The user as they were when the token was made (no password hash),
+    /// so authenticating is one read. Users have no edit route; one that
+    /// is added must rewrite its user's grants. Tokens made before this
+    /// copy existed have none and read the user item.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub holder: Option<UserRecord>,
 }
 
 /// A token as listed under its user (no secret, only its hash).
@@ -139,11 +145,16 @@ pub async fn create_with_secret(
         team: fold(&new.team),
         created: time::now(),
     };
+    let holder = users::get(db, &user).await?.map(|u| UserRecord {
+        password_hash: None,
+        ..u
+    });
     let grant = Grant {
         id: rec.id,
         user: user.clone(),
         scopes: rec.scopes.clone(),
         team: rec.team.clone(),
+        holder,
     };
     let mut lookup = db::to_item(&grant)?;
     lookup.extend(keys::token_hash(&rec.hash));

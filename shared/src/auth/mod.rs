@@ -129,9 +129,12 @@ async fn by_token(db: &Db, hash: &str) -> Result<Principal> {
     let grant = tokens::lookup_hash(db, hash)
         .await?
         .ok_or(Error::BadCredentials)?;
-    let user = users::get(db, &grant.user)
-        .await?
-        .ok_or(Error::BadCredentials)?;
+    let user = match grant.holder {
+        Some(user) => user,
+        None => users::get(db, &grant.user)
+            .await?
+            .ok_or(Error::BadCredentials)?,
+    };
     let scopes = Scopes::parse(&grant.scopes).map_err(|e| Error::StoredScopes(e.to_string()))?;
     Ok(Principal {
         user,

@@ -3,7 +3,9 @@
 
 use std::time::Duration;
 
-use aws_sdk_dynamodb::types::ReturnConsumedCapacity;
+use aws_sdk_dynamodb::{
+    operation::query::builders::QueryFluentBuilder, types::ReturnConsumedCapacity,
+};
 
 use super::{Db, DbError, Item, error::Op, projection_of, size};
 
@@ -81,6 +83,32 @@ impl Db {
             })
             .collect::<Result<_, DbError>>()?;
         self.batch_write(requests).await
+    }
+
+    /// Deletes every item a query finds, one page of keys at a time, so
+    /// memory holds a page whatever their number. `query` sets the key
+    /// condition (and index); it is called once per page. Idempotent: for
+    /// what a transaction already made unreachable.
+    pub async fn delete_found(
+        &self,
+        query: impl Fn(QueryFluentBuilder) -> QueryFluentBuilder,
+    ) -> Result<(), DbError> {
+        let mut cursor = None;
+        loop {
+            let page = self
+                .query(|q| {
+                    super::project(
+                        query(q).set_exclusive_start_key(cursor.take()),
+                        Some(&["pk", "sk"]),
+                    )
+                })
+                .await?;
+            self.batch_delete(page.items.unwrap_or_default()).await?;
+            match page.last_evaluated_key {
+                Some(k) if !k.is_empty() => cursor = Some(k),
+                _ => return Ok(()),
+            }
+        }
     }
 
     /// Deletes many items by key, 25 per call (not atomically: for what a

@@ -35,6 +35,10 @@ pub enum Order {
     LeastUpdate,
     /// Last closed first; open ones (never closed, or reopened) last.
     RecentClose,
+    /// Most comments first, then newest (Gitea's tie-break).
+    MostComment,
+    /// Fewest comments first, then newest.
+    LeastComment,
 }
 
 impl Order {
@@ -44,7 +48,11 @@ impl Order {
         match self {
             Order::Newest => Some(false),
             Order::Oldest => Some(true),
-            Order::RecentUpdate | Order::LeastUpdate | Order::RecentClose => None,
+            Order::RecentUpdate
+            | Order::LeastUpdate
+            | Order::RecentClose
+            | Order::MostComment
+            | Order::LeastComment => None,
         }
     }
 
@@ -60,6 +68,8 @@ impl Order {
                 .cmp(&b.updated)
                 .then_with(|| a.place().cmp(&b.place())),
             Order::RecentClose => b.closed_at.cmp(&a.closed_at).then_with(newest),
+            Order::MostComment => b.comments.cmp(&a.comments).then_with(newest),
+            Order::LeastComment => a.comments.cmp(&b.comments).then_with(newest),
         }
     }
 }
@@ -157,6 +167,7 @@ struct Entry {
     updated: i64,
     /// When it was closed; 0 while open.
     closed_at: i64,
+    comments: i64,
 }
 
 impl Entry {
@@ -167,6 +178,7 @@ impl Entry {
             index: i.index,
             updated: i.updated,
             closed_at: if i.closed { i.closed_at } else { 0 },
+            comments: i.comments,
         }
     }
 
@@ -194,18 +206,20 @@ impl Entry {
             } else {
                 0
             },
+            comments: n("comments").unwrap_or(0),
         })
     }
 }
 
 /// What a listing reads of an issue that only needs its place.
-const PLACE: [&str; 6] = [
+const PLACE: [&str; 7] = [
     "created",
     "repo_id",
     "index",
     "updated",
     "closed",
     "closed_at",
+    "comments",
 ];
 
 /// Reads one index partition in `forward` (oldest first) or backward
@@ -479,6 +493,8 @@ mod tests {
             index,
             updated,
             closed_at,
+            // 1 and 4 have two comments, 3 has one.
+            comments: [0, 2, 0, 1, 2][index as usize],
         }
     }
 
@@ -502,6 +518,9 @@ mod tests {
         assert_eq!(sorted(Order::LeastUpdate), [2, 3, 1, 4]);
         // Open ones (closed_at 0) last, newest first among them.
         assert_eq!(sorted(Order::RecentClose), [2, 4, 3, 1]);
+        // Comment counts, ties newest first.
+        assert_eq!(sorted(Order::MostComment), [4, 1, 3, 2]);
+        assert_eq!(sorted(Order::LeastComment), [2, 3, 4, 1]);
     }
 
     #[test]

@@ -40,16 +40,16 @@ pub fn states(raw: Option<&str>) -> Result<Vec<bool>> {
 }
 
 /// The `sort` values Gitea documents for this list (plus its default,
-/// `newest`). Comments and priorities do not exist here, so they tie and
-/// the order falls back to Gitea's tie-break, newest first.
+/// `newest`). Priorities do not exist here, so they tie and the order
+/// falls back to Gitea's tie-break, newest first.
 const SORTS: [(&str, Order); 8] = [
     ("newest", Order::Newest),
     ("oldest", Order::Oldest),
     ("recentupdate", Order::RecentUpdate),
     ("leastupdate", Order::LeastUpdate),
     ("recentclose", Order::RecentClose),
-    ("mostcomment", Order::Newest),
-    ("leastcomment", Order::Newest),
+    ("mostcomment", Order::MostComment),
+    ("leastcomment", Order::LeastComment),
     ("priority", Order::Newest),
 ];
 
@@ -183,7 +183,8 @@ mod tests {
             (Some("recentupdate"), Order::RecentUpdate),
             (Some("leastupdate"), Order::LeastUpdate),
             (Some("recentclose"), Order::RecentClose),
-            (Some("mostcomment"), Order::Newest),
+            (Some("mostcomment"), Order::MostComment),
+            (Some("leastcomment"), Order::LeastComment),
             (Some("priority"), Order::Newest),
         ] {
             assert_eq!(order(raw).unwrap(), want, "{raw:?}");

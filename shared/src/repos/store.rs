@@ -127,26 +127,14 @@ pub async fn delete(db: &Db, repo: &RepoRecord) -> Result<()> {
 /// a time (memory holds a page, whatever their number). Idempotent.
 pub async fn remove_comments(db: &Db, repo_id: i64) -> Result<()> {
     let pk = keys::repo_pk(repo_id);
-    let mut cursor = None;
-    loop {
-        let page = db
-            .query(|q| {
-                db::project(
-                    q.key_condition_expression("pk = :pk AND begins_with(sk, :p)")
-                        .expression_attribute_values(":pk", db::s(&pk))
-                        .expression_attribute_values(":p", db::s(keys::COMMENT_PREFIX))
-                        .consistent_read(true)
-                        .set_exclusive_start_key(cursor.take()),
-                    Some(&["pk", "sk"]),
-                )
-            })
-            .await?;
-        db.batch_delete(page.items.unwrap_or_default()).await?;
-        match page.last_evaluated_key {
-            Some(k) if !k.is_empty() => cursor = Some(k),
-            _ => return Ok(()),
-        }
-    }
+    db.delete_found(|q| {
+        q.key_condition_expression("pk = :pk AND begins_with(sk, :p)")
+            .expression_attribute_values(":pk", db::s(&pk))
+            .expression_attribute_values(":p", db::s(keys::COMMENT_PREFIX))
+            .consistent_read(true)
+    })
+    .await?;
+    Ok(())
 }
 
 /// Both sides of every grant on a (deleted) repository. Idempotent.

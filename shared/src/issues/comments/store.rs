@@ -226,23 +226,11 @@ pub async fn delete(db: &Db, c: &CommentRecord) -> Result<()> {
 /// gone.
 pub async fn remove_all(db: &Db, repo_id: i64, index: i64) -> Result<()> {
     let pk = keys::issue_comments_pk(repo_id, index);
-    let mut cursor = None;
-    loop {
-        let page = db
-            .query(|q| {
-                db::project(
-                    q.index_name("gsi1")
-                        .key_condition_expression("gsi1pk = :pk")
-                        .expression_attribute_values(":pk", db::s(&pk))
-                        .set_exclusive_start_key(cursor.take()),
-                    Some(&["pk", "sk"]),
-                )
-            })
-            .await?;
-        db.batch_delete(page.items.unwrap_or_default()).await?;
-        match page.last_evaluated_key {
-            Some(k) if !k.is_empty() => cursor = Some(k),
-            _ => return Ok(()),
-        }
-    }
+    db.delete_found(|q| {
+        q.index_name("gsi1")
+            .key_condition_expression("gsi1pk = :pk")
+            .expression_attribute_values(":pk", db::s(&pk))
+    })
+    .await?;
+    Ok(())
 }

@@ -149,7 +149,7 @@ async fn sorts_by_creation_update_and_closing() {
         ("recentupdate", [3, 1, 2, 4]),
         ("leastupdate", [4, 2, 1, 3]),
         ("recentclose", [3, 1, 4, 2]),
-        // No comments or priorities exist: they tie, newest first.
+        // No comments yet, and no priorities: they tie, newest first.
         ("mostcomment", [4, 3, 2, 1]),
         ("leastcomment", [4, 3, 2, 1]),
         ("priority", [4, 3, 2, 1]),
@@ -181,6 +181,26 @@ async fn sorts_by_creation_update_and_closing() {
     );
     let page = list_pulls(&r, Auth::None, "state=all&sort=oldest&limit=3&page=2").await;
     assert_eq!((numbers(&page), page.total()), (vec![4], Some(4)));
+    // By comment count, ties newest first, as Gitea.
+    for n in [2, 2, 1] {
+        let c = r
+            .api
+            .call(
+                "POST",
+                &format!("{}/{n}/comments", r.base),
+                Auth::Token(&r.writer.token),
+                Some(json!({"body": "+1"})),
+            )
+            .await;
+        assert_eq!(c.status, 201, "{:?}", c.body);
+    }
+    for (sort, want) in [
+        ("mostcomment", [2, 1, 4, 3]),
+        ("leastcomment", [4, 3, 1, 2]),
+    ] {
+        let got = seen(&r, &format!("state=all&sort={sort}")).await;
+        assert_eq!(got, (want.to_vec(), Some(4)), "sort={sort}");
+    }
 }
 
 #[tokio::test]
