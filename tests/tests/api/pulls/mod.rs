@@ -2,6 +2,7 @@
 //! pull-request list and edits in their own modules.
 
 mod edit;
+mod edit_guards;
 mod list;
 
 use api_tests::{Api, Auth, IssueRepo, Reply, TestUser};
