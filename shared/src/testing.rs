@@ -75,7 +75,7 @@ pub async fn seed_user(
         scopes: Scopes::parse(scopes).expect("valid scopes"),
         team: user.name.clone(),
     };
-    let (_, secret) = tokens::create(&app.db, &user.name, new)
+    let (_, secret) = tokens::create(&app.db, &user, new)
         .await
         .expect("seed token");
     (user, secret)

@@ -115,12 +115,12 @@ pub async fn issue(db: &Db, user: &UserRecord, req: TokenRequest) -> Result<(Tok
         scopes: req.scopes,
         team,
     };
-    create(db, &user.name, new).await
+    create(db, user, new).await
 }
 
 /// Creates a token for `user`; returns the record and the secret, which
 /// exists only in this response.
-pub async fn create(db: &Db, user: &str, new: NewToken) -> Result<(TokenRecord, String)> {
+pub async fn create(db: &Db, user: &UserRecord, new: NewToken) -> Result<(TokenRecord, String)> {
     let secret = token::generate();
     let rec = create_with_secret(db, user, new, &secret).await?;
     Ok((rec, secret))
@@ -130,11 +130,11 @@ pub async fn create(db: &Db, user: &str, new: NewToken) -> Result<(TokenRecord, 
 /// `BOOTSTRAP_ADMIN_TOKEN`); everything else uses [`create`].
 pub async fn create_with_secret(
     db: &Db,
-    user: &str,
+    holder: &UserRecord,
     new: NewToken,
     secret: &str,
 ) -> Result<TokenRecord> {
-    let user = fold(user);
+    let user = holder.lower_name();
     let rec = TokenRecord {
         id: db.next_id("token").await?,
         name: new.name,
@@ -145,9 +145,11 @@ pub async fn create_with_secret(
         team: fold(&new.team),
         created: time::now(),
     };
-    let holder = users::get(db, &user).await?.map(|u| UserRecord {
+    // The grant carries its user, so authenticating is one read; the
+    // password hash stays out of it.
+    let holder = Some(UserRecord {
         password_hash: None,
-        ..u
+        ..holder.clone()
     });
     let grant = Grant {
         id: rec.id,

@@ -78,7 +78,7 @@ async fn main() -> Result<(), BoxError> {
         scopes: Scopes::parse(&["all", "root"]).map_err(|e| e.to_string())?,
         team: admin.name.clone(),
     };
-    tokens::create_with_secret(&db, &admin.name, new, &secret).await?;
+    tokens::create_with_secret(&db, &admin, new, &secret).await?;
     if given.is_some() {
         println!("admin token: created from BOOTSTRAP_ADMIN_TOKEN");
     } else {
