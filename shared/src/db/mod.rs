@@ -196,7 +196,7 @@ impl Db {
     }
 
     /// How long work that may be cut short can still take in this request.
-    fn time_left(&self, most: Duration) -> Duration {
+    pub fn time_left(&self, most: Duration) -> Duration {
         const MARGIN: Duration = Duration::from_secs(1);
         let deadline = *self
             .request
@@ -454,7 +454,18 @@ impl Db {
     /// a few times before giving up; a failed condition is returned at once
     /// with its per-item reasons. In a request with an idempotency key the
     /// key's marker rides along as the last item.
-    pub async fn transact(&self, tx: Tx) -> Result<(), DbError> {
+    pub async fn transact(&self, mut tx: Tx) -> Result<(), DbError> {
+        let marker_room = usize::from(
+            self.request
+                .marker
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .is_some(),
+        );
+        let room = self
+            .transaction_limit
+            .saturating_sub(tx.items.len() + marker_room);
+        let spilled = tx.take_derived(room);
         let mut items = tx.items;
         let marker = self
             .request
@@ -510,6 +521,14 @@ impl Db {
                 }
                 Ok(_) => {
                     self.request.committed.store(true, Ordering::SeqCst);
+                    if !spilled.is_empty() {
+                        cleanup(
+                            self,
+                            "index entries past the transaction limit",
+                            self.write_derived(spilled),
+                        )
+                        .await;
+                    }
                     return Ok(());
                 }
                 Err(e) => return Err(e),

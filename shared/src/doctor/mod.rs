@@ -9,7 +9,7 @@
 //!   and membership items; issue and repository comment counts; team
 //!   member counts; dependency links (both sides, both issues alive);
 //!   grants and comments of deleted repositories, comments of deleted
-//!   issues;
+//!   issues; the search index's entries and counters;
 //! - deploy: `refs` of projects, servers, keys and provider apps;
 //!   environment and destination counts; each team's object counts; domain
 //!   claims against the applications that hold them; open deployments of
@@ -25,6 +25,7 @@
 mod deploy;
 mod repair;
 mod scan;
+mod search_index;
 mod tracker;
 
 use std::collections::{BTreeMap, HashMap};
@@ -130,6 +131,7 @@ pub struct Report {
 /// Every finding in `inv`.
 pub fn check(inv: &Inventory) -> Vec<Finding> {
     let mut out = tracker::check(inv);
+    out.extend(search_index::check(inv, &tracker::live_repos(inv)));
     out.extend(deploy::check(inv));
     out
 }
@@ -225,8 +227,26 @@ pub(crate) mod tests {
                     ("name", s("r")),
                 ],
             ),
-            keyed("REPO#1", "ISSUE#00000000000000000001", &[("index", n(1))]),
+            keyed(
+                "REPO#1",
+                "ISSUE#00000000000000000001",
+                &[("index", n(1)), ("poster", s("o"))],
+            ),
         ]);
+        // Its search index: four listings, and the counters (any shard).
+        let sk = crate::db::keys::search_sk(0, 1, 1);
+        let mut items: Vec<Item> = ["A0", "P0", "O:o", "U:o:c"]
+            .iter()
+            .map(|scope| keyed(&crate::db::keys::search_pk(scope, false, false), &sk, &[]))
+            .collect();
+        items.extend(
+            ["SXN#A3", "SXN#P5", "SXN#Q1:o"]
+                .iter()
+                .map(|pk| keyed(pk, "COUNT", &[("io", n(1))])),
+        );
+        let mut inv = inv;
+        items.into_iter().for_each(|i| inv.add(i));
+        inv.sort();
         assert_eq!(check(&inv), Vec::new());
     }
 }

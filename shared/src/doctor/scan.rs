@@ -36,8 +36,18 @@ const ATTRIBUTES: [&str; 27] = [
 ];
 
 /// Attributes read besides [`ATTRIBUTES`] (deployments, team counts,
-/// comment counts).
-const MORE: [&str; 10] = [
+/// comment counts, the search index).
+const MORE: [&str; 20] = [
+    "created",
+    "poster",
+    "assignees",
+    "mentions",
+    "comment_mentions",
+    "private",
+    "io",
+    "ic",
+    "po",
+    "pc",
     "comments",
     "num_issue_comments",
     "num_pull_comments",

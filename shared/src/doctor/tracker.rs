@@ -9,7 +9,7 @@ use super::{Finding, Fix, Inventory, counter, finding, flag, number, tally, text
 use crate::db::{Item, keys};
 
 /// Live repositories by id: (owner, name) from their settings items.
-fn live_repos(inv: &Inventory) -> HashMap<i64, (String, String)> {
+pub(super) fn live_repos(inv: &Inventory) -> HashMap<i64, (String, String)> {
     inv.partitions
         .iter()
         .filter(|(pk, _)| pk.starts_with("OWNER#"))

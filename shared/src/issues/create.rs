@@ -29,6 +29,8 @@ pub struct NewIssue {
     pub closed: bool,
     pub head: String,
     pub base: String,
+    /// The repository's place in the search index.
+    pub listing: Option<super::index::Listing>,
 }
 
 const ATTEMPTS: u32 = 200;
@@ -58,6 +60,7 @@ pub async fn create(db: &Db, repo_id: i64, new: NewIssue) -> Result<IssueRecord>
         version: 1,
         head: new.head,
         base: new.base,
+        listing: new.listing,
         ..IssueRecord::default()
     };
     for attempt in 0..ATTEMPTS {

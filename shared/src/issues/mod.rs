@@ -18,6 +18,7 @@ pub mod deps;
 pub mod edit;
 mod error;
 pub mod fields;
+pub mod index;
 pub mod listing;
 pub mod lock;
 pub mod ops;
@@ -105,6 +106,10 @@ pub struct IssueRecord {
     /// removed, as Gitea's), at most [`fields::MAX_MENTIONS`].
     #[serde(default)]
     pub comment_mentions: Vec<String>,
+    /// Its repository's owner and visibility, for the search index: set by
+    /// whoever loaded it with its repository (not stored).
+    #[serde(skip)]
+    pub listing: Option<index::Listing>,
 }
 
 impl IssueRecord {
@@ -279,7 +284,8 @@ pub fn add_counter_moves(
             }
         }
     }
-    Ok(())
+    // Last: callers identify failed conditions by position.
+    Ok(index::moves(tx, before, after)?)
 }
 
 /// Deletes an issue: its item, its counters' share (comments included)
@@ -306,7 +312,10 @@ pub async fn delete(db: &Db, issue: &IssueRecord) -> Result<()> {
             Ok(()) => break,
             Err(e) if e.failed_condition() == Some(0) && attempt + 1 < ATTEMPTS => {
                 current = match get(db, current.repo_id, current.index).await? {
-                    Some(fresh) => fresh,
+                    Some(fresh) => IssueRecord {
+                        listing: issue.listing.clone(),
+                        ..fresh
+                    },
                     None => {
                         return Err(Error::NoSuchIssue {
                             repo_id: current.repo_id,

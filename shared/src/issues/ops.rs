@@ -24,7 +24,9 @@ use crate::{
 
 /// The issue `index` of the repository, if the caller may read its kind.
 pub async fn readable(db: &Db, ctx: &RepoContext, index: i64) -> Result<IssueRecord> {
-    rules::readable(&ctx.perm, super::find(db, ctx.repo.id, index).await?)
+    let mut issue = super::find(db, ctx.repo.id, index).await?;
+    issue.listing = Some(super::index::Listing::of(&ctx.repo));
+    rules::readable(&ctx.perm, issue)
 }
 
 /// The pull request `index` (an issue number is a 404).
@@ -147,6 +149,7 @@ pub async fn open(
         closed: draft.closed,
         head: draft.head,
         base: draft.base,
+        listing: Some(super::index::Listing::of(&ctx.repo)),
         ..w
     };
     Ok(create::create(db, ctx.repo.id, new).await?)

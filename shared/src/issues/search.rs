@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 
 use super::{
-    Error, IssueRecord, Result,
+    Error, IssueRecord, Result, index,
     listing::{self, Filter},
 };
 use crate::{
@@ -215,21 +215,15 @@ pub async fn search(db: &Db, caller: &Caller, q: Params<'_>, page: Page) -> Resu
                 .ok_or_else(|| Error::NoSuchTeam(name.to_string()))?,
         ),
     };
-    let candidates = match (&owner, &team) {
-        (_, Some(t)) => Some(scope::team_repos(db, t).await?),
-        (Some(o), None) => Some(repos::list_by_owner(db, &o.name).await?),
-        (None, None) => None,
-    };
-    let visible = scope::visible(db, caller, candidates).await?;
-
     let me = caller.principal().map(|p| crate::name::fold(&p.user.name));
     let mine = |name: &str| me.clone().filter(|_| flag(q.get(name)));
+    let kinds = match q.get("type") {
+        Some("issues") => vec![false],
+        Some("pulls") => vec![true],
+        _ => vec![false, true],
+    };
     let mut filter = Filter {
-        kinds: match q.get("type") {
-            Some("issues") => vec![false],
-            Some("pulls") => vec![true],
-            _ => vec![false, true],
-        },
+        kinds: kinds.clone(),
         states: states(q.get("state")),
         keyword: keyword(q.get("q")),
         since: instant(q, "since")?,
@@ -241,9 +235,31 @@ pub async fn search(db: &Db, caller: &Caller, q: Params<'_>, page: Page) -> Resu
         reviewed: mine("reviewed"),
         ..Filter::default()
     };
+    let label_names = entries(q.get("labels"));
+    let milestone_names: Vec<String> = entries(q.get("milestones"))
+        .iter()
+        .map(|m| m.to_lowercase())
+        .collect();
+    let simple = team.is_none() && label_names.is_empty() && milestone_names.is_empty();
+    if let Some(request) =
+        indexed(&filter, owner.as_ref().map(|o| o.lower_name())).filter(|_| simple)
+    {
+        let found = index::read::search(db, caller, &request, &filter, page).await?;
+        return Ok(Listed {
+            shown: found.shown,
+            total: found.total,
+            repos: found.repos,
+        });
+    }
+
+    let candidates = match (&owner, &team) {
+        (_, Some(t)) => Some(scope::team_repos(db, t).await?),
+        (Some(o), None) => Some(repos::list_by_owner(db, &o.name).await?),
+        (None, None) => None,
+    };
+    let visible = scope::visible(db, caller, candidates).await?;
 
     // Names resolve to ids repository by repository (ids are global).
-    let label_names = entries(q.get("labels"));
     if !label_names.is_empty() {
         let mut scopes = Vec::new();
         let mut orgs_done = std::collections::HashSet::new();
@@ -261,10 +277,6 @@ pub async fn search(db: &Db, caller: &Caller, q: Params<'_>, page: Page) -> Resu
         let ids = labels::ids_named(db, &scopes, &label_names).await?;
         filter.labels = (!ids.is_empty()).then_some(ids);
     }
-    let milestone_names: Vec<String> = entries(q.get("milestones"))
-        .iter()
-        .map(|m| m.to_lowercase())
-        .collect();
     if !milestone_names.is_empty() {
         let mut ids = Vec::new();
         for (repo, _) in &visible {
@@ -295,6 +307,39 @@ pub async fn search(db: &Db, caller: &Caller, q: Params<'_>, page: Page) -> Resu
         shown,
         total,
         repos,
+    })
+}
+
+/// The searches the index serves (see [`index`]): kind, state, owner, and
+/// at most one of the caller's relations (not with an owner), newest
+/// first. Text, label, milestone, time and review filters read every
+/// visible repository's listings instead.
+fn indexed(filter: &Filter, owner: Option<String>) -> Option<index::read::Request<'_>> {
+    let relations = [
+        (&filter.poster, index::Relation::Created),
+        (&filter.assignee, index::Relation::Assigned),
+        (&filter.mentioned, index::Relation::Mentioned),
+    ];
+    let mut given = relations
+        .iter()
+        .filter_map(|(who, rel)| who.as_ref().map(|w| (w.clone(), *rel)));
+    let relation = given.next();
+    let plain = filter.keyword.is_none()
+        && filter.since.is_none()
+        && filter.before.is_none()
+        && filter.review_requested.is_none()
+        && filter.reviewed.is_none()
+        && filter.labels.is_none()
+        && filter.milestones.is_none()
+        && filter.order == listing::Order::Newest;
+    if !plain || given.next().is_some() || (relation.is_some() && owner.is_some()) {
+        return None;
+    }
+    Some(index::read::Request {
+        kinds: &filter.kinds,
+        states: &filter.states,
+        owner,
+        relation,
     })
 }
 

@@ -89,6 +89,156 @@ pub async fn team_repos(db: &Db, team: &TeamRecord) -> Result<Vec<RepoRecord>> {
     super::get_many_by_id(db, &ids).await
 }
 
+/// The caller's standing, read once per request: what repositories they
+/// were given, so permissions on any set of repositories cost only the
+/// owners' profiles.
+pub struct Viewer<'a> {
+    caller: &'a Caller,
+    admin: bool,
+    grants: Grants,
+}
+
+impl<'a> Viewer<'a> {
+    pub async fn load(db: &Db, caller: &'a Caller) -> Result<Self> {
+        let me = caller.principal();
+        let admin = me.is_some_and(Principal::is_site_admin);
+        let grants = match me.filter(|_| !admin) {
+            Some(p) => grants(db, p).await?,
+            None => Grants::default(),
+        };
+        Ok(Self {
+            caller,
+            admin,
+            grants,
+        })
+    }
+
+    pub fn is_admin(&self) -> bool {
+        self.admin
+    }
+
+    /// The private repositories the caller may read (of `owner` only, when
+    /// given): their own, their organisations' and their collaborations;
+    /// for a site admin, only with an owner (everything otherwise).
+    pub async fn private_repos(
+        &self,
+        db: &Db,
+        owner: Option<&str>,
+    ) -> Result<Vec<(RepoRecord, Permission)>> {
+        let Some(me) = self
+            .caller
+            .principal()
+            .filter(|_| !self.caller.public_only())
+        else {
+            return Ok(Vec::new());
+        };
+        let mut candidates = Vec::new();
+        if self.admin {
+            if let Some(o) = owner {
+                candidates = super::list_by_owner(db, o).await?;
+            }
+        } else {
+            let mut owners: HashSet<String> = HashSet::from([crate::name::fold(&me.user.name)]);
+            owners.extend(
+                self.grants
+                    .memberships
+                    .iter()
+                    .map(|m| crate::name::fold(&m.org)),
+            );
+            if let Some(o) = owner {
+                owners.retain(|n| *n == crate::name::fold(o));
+            }
+            for o in owners {
+                candidates.extend(super::list_by_owner(db, &o).await?);
+            }
+            let ids: Vec<i64> = self.grants.collaborations.keys().copied().collect();
+            candidates.extend(super::get_many_by_id(db, &ids).await?);
+        }
+        candidates.retain(|r| {
+            r.private && owner.is_none_or(|o| crate::name::fold(&r.owner) == crate::name::fold(o))
+        });
+        self.permissions(db, candidates).await
+    }
+
+    /// The repositories among `repos` the caller may read, with their
+    /// permissions.
+    pub async fn permissions(
+        &self,
+        db: &Db,
+        repos: Vec<RepoRecord>,
+    ) -> Result<Vec<(RepoRecord, Permission)>> {
+        let me = self.caller.principal();
+        let admin = self.admin;
+        let public_only = self.caller.public_only();
+        let grants = &self.grants;
+        let mut seen = HashSet::new();
+        let repos: Vec<RepoRecord> = repos.into_iter().filter(|r| seen.insert(r.id)).collect();
+
+        let owner_names: HashSet<Name> = repos.iter().map(|r| Name::new(&*r.owner)).collect();
+        let mut owners: HashMap<Name, UserRecord> = HashMap::new();
+        let keys: Vec<_> = owner_names.iter().map(|o| keys::owner(o.key())).collect();
+        for chunk in keys.chunks(100) {
+            for item in db.batch_get(chunk.to_vec()).await? {
+                let u: UserRecord = db::from_item(item)?;
+                owners.insert(Name::new(&*u.name), u);
+            }
+        }
+
+        let mut out = Vec::new();
+        for repo in repos {
+            let Some(owner) = owners.get(&Name::new(&*repo.owner)) else {
+                continue;
+            };
+            let org = owner.lower_name();
+            let memberships: Vec<Membership> = grants
+                .memberships
+                .iter()
+                .filter(|m| m.org == org)
+                .cloned()
+                .collect();
+            let owner_visible = match owner.visibility {
+                Visibility::Public => true,
+                Visibility::Limited => me.is_some(),
+                Visibility::Private => {
+                    admin
+                        || me.is_some_and(|p| p.user.id == owner.id)
+                        || (owner.kind == OwnerKind::Org && !memberships.is_empty())
+                }
+            };
+            let facts = Facts {
+                site_admin: admin,
+                signed_in: me.is_some(),
+                restricted: me.is_some_and(|p| p.user.restricted),
+                is_owner: me.is_some_and(|p| p.user.id == owner.id),
+                owner_visible,
+                private: repo.private,
+                has_issues: repo.has_issues,
+                has_pulls: repo.has_pull_requests,
+                repo_teams: memberships
+                    .iter()
+                    .filter(|m| {
+                        grants
+                            .team_repos
+                            .get(&m.team_id)
+                            .is_some_and(|ids| ids.contains(&repo.id))
+                    })
+                    .map(|m| m.team_id)
+                    .collect(),
+                memberships,
+                collaborator: grants.collaborations.get(&repo.id).copied(),
+                blocked: false,
+                public_only,
+                owner_public: owner.visibility == Visibility::Public,
+            };
+            let perm = compute(&facts);
+            if perm.can_see() {
+                out.push((repo, perm));
+            }
+        }
+        Ok(out)
+    }
+}
+
 /// The repositories `caller` may read among `candidates` (or, with `None`,
 /// among everything search starts from), with their permissions.
 pub async fn visible(
@@ -96,95 +246,30 @@ pub async fn visible(
     caller: &Caller,
     candidates: Option<Vec<RepoRecord>>,
 ) -> Result<Vec<(RepoRecord, Permission)>> {
+    let viewer = Viewer::load(db, caller).await?;
     let me = caller.principal();
-    let admin = me.is_some_and(Principal::is_site_admin);
-    let public_only = caller.public_only();
-    let grants = match me.filter(|_| !admin) {
-        Some(p) => grants(db, p).await?,
-        None => Grants::default(),
-    };
     let repos = match candidates {
         Some(c) => c,
         None => {
             let mut all = super::list_by_visibility(db, false).await?;
-            if admin {
+            if viewer.admin {
                 all.extend(super::list_by_visibility(db, true).await?);
             } else if let Some(p) = me {
                 all.extend(super::list_by_owner(db, &p.user.name).await?);
-                let orgs: HashSet<&str> =
-                    grants.memberships.iter().map(|m| m.org.as_str()).collect();
+                let orgs: HashSet<&str> = viewer
+                    .grants
+                    .memberships
+                    .iter()
+                    .map(|m| m.org.as_str())
+                    .collect();
                 for org in orgs {
                     all.extend(super::list_by_owner(db, org).await?);
                 }
-                let ids: Vec<i64> = grants.collaborations.keys().copied().collect();
+                let ids: Vec<i64> = viewer.grants.collaborations.keys().copied().collect();
                 all.extend(super::get_many_by_id(db, &ids).await?);
             }
             all
         }
     };
-    let mut seen = HashSet::new();
-    let repos: Vec<RepoRecord> = repos.into_iter().filter(|r| seen.insert(r.id)).collect();
-
-    let owner_names: HashSet<Name> = repos.iter().map(|r| Name::new(&*r.owner)).collect();
-    let mut owners: HashMap<Name, UserRecord> = HashMap::new();
-    let keys: Vec<_> = owner_names.iter().map(|o| keys::owner(o.key())).collect();
-    for chunk in keys.chunks(100) {
-        for item in db.batch_get(chunk.to_vec()).await? {
-            let u: UserRecord = db::from_item(item)?;
-            owners.insert(Name::new(&*u.name), u);
-        }
-    }
-
-    let mut out = Vec::new();
-    for repo in repos {
-        let Some(owner) = owners.get(&Name::new(&*repo.owner)) else {
-            continue;
-        };
-        let org = owner.lower_name();
-        let memberships: Vec<Membership> = grants
-            .memberships
-            .iter()
-            .filter(|m| m.org == org)
-            .cloned()
-            .collect();
-        let owner_visible = match owner.visibility {
-            Visibility::Public => true,
-            Visibility::Limited => me.is_some(),
-            Visibility::Private => {
-                admin
-                    || me.is_some_and(|p| p.user.id == owner.id)
-                    || (owner.kind == OwnerKind::Org && !memberships.is_empty())
-            }
-        };
-        let facts = Facts {
-            site_admin: admin,
-            signed_in: me.is_some(),
-            restricted: me.is_some_and(|p| p.user.restricted),
-            is_owner: me.is_some_and(|p| p.user.id == owner.id),
-            owner_visible,
-            private: repo.private,
-            has_issues: repo.has_issues,
-            has_pulls: repo.has_pull_requests,
-            repo_teams: memberships
-                .iter()
-                .filter(|m| {
-                    grants
-                        .team_repos
-                        .get(&m.team_id)
-                        .is_some_and(|ids| ids.contains(&repo.id))
-                })
-                .map(|m| m.team_id)
-                .collect(),
-            memberships,
-            collaborator: grants.collaborations.get(&repo.id).copied(),
-            blocked: false,
-            public_only,
-            owner_public: owner.visibility == Visibility::Public,
-        };
-        let perm = compute(&facts);
-        if perm.can_see() {
-            out.push((repo, perm));
-        }
-    }
-    Ok(out)
+    viewer.permissions(db, repos).await
 }

@@ -38,4 +38,5 @@ mod public_only;
 mod pulls;
 mod repos;
 mod search;
+mod search_index;
 mod storage;
