@@ -56,18 +56,22 @@ async fn grants(db: &Db, me: &Principal) -> Result<Grants> {
             out.collaborations.insert(id, mode);
         }
     }
-    for m in out
+    let teams: Vec<i64> = out
         .memberships
         .iter()
         .filter(|m| !m.includes_all_repositories)
-    {
-        let items = db.query_prefix(&keys::team_pk(m.team_id), "REPO#").await?;
+        .map(|m| m.team_id)
+        .collect();
+    let reads = teams
+        .iter()
+        .map(|t| db.query_prefix(&keys::team_pk(*t), "REPO#"));
+    for (team, items) in teams.iter().zip(futures::future::try_join_all(reads).await?) {
         let ids = items.iter().filter_map(|i| {
             i.get("repo_id")
                 .and_then(|v| v.as_n().ok())
                 .and_then(|n| n.parse().ok())
         });
-        out.team_repos.insert(m.team_id, ids.collect());
+        out.team_repos.insert(*team, ids.collect());
     }
     Ok(out)
 }
@@ -148,11 +152,14 @@ impl<'a> Viewer<'a> {
             if let Some(o) = owner {
                 owners.retain(|n| *n == crate::name::fold(o));
             }
-            for o in owners {
-                candidates.extend(super::list_by_owner(db, &o).await?);
-            }
             let ids: Vec<i64> = self.grants.collaborations.keys().copied().collect();
-            candidates.extend(super::get_many_by_id(db, &ids).await?);
+            let listed = owners.iter().map(|o| super::list_by_owner(db, o));
+            let (listed, collaborations) = tokio::try_join!(
+                futures::future::try_join_all(listed),
+                super::get_many_by_id(db, &ids)
+            )?;
+            candidates.extend(listed.into_iter().flatten());
+            candidates.extend(collaborations);
         }
         candidates.retain(|r| {
             r.private && owner.is_none_or(|o| crate::name::fold(&r.owner) == crate::name::fold(o))

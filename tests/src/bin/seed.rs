@@ -1,17 +1,25 @@
 //! Seeds a table with many issues for the scale benchmarks, straight
 //! through the storage layer (the API would take minutes for 10,000):
 //!
-//!     seed OWNER PREFIX REPOS ISSUES_PER_REPO
+//!     seed OWNER PREFIX REPOS ISSUES_PER_REPO [private]
+//!     seed user NAME TOKEN
 //!
-//! creates user-owned public repositories `PREFIX-0..REPOS` of OWNER (an
-//! existing user) holding ISSUES_PER_REPO issues each (every tenth closed,
-//! every fifth a pull request), with counters to match.
+//! The first creates user-owned repositories `PREFIX-0..REPOS` of OWNER
+//! (an existing user), public unless `private`, holding ISSUES_PER_REPO
+//! issues each (every tenth closed, every fifth a pull request), with
+//! counters and search index entries to match. The second creates an
+//! ordinary user with a token whose secret is TOKEN.
 
 use shared::{
     Config,
-    accounts::users,
+    accounts::{
+        names::{Email, OwnerName, Visibility},
+        tokens::{self, NewToken},
+        users::{self, NewUser},
+    },
+    auth::scope::Scopes,
     db::{self, Db, keys},
-    issues::IssueRecord,
+    issues::{IssueRecord, index},
     repos::{self, NewRepo, RepoStats},
     time,
 };
@@ -19,12 +27,19 @@ use shared::{
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().collect();
-    let [_, owner, prefix, repos_n, issues_n] = args.as_slice() else {
-        return Err("usage: seed OWNER PREFIX REPOS ISSUES_PER_REPO".into());
-    };
-    let (repos_n, issues_n): (usize, i64) = (repos_n.parse()?, issues_n.parse()?);
     let config = Config::from_env()?;
     let db = Db::new(db::connect(&config).await, config.table_name.clone());
+    if let [_, user, name, secret] = args.as_slice()
+        && user == "user"
+    {
+        return seed_user(&db, name, secret).await;
+    }
+    let (owner, prefix, repos_n, issues_n, private) = match args.as_slice() {
+        [_, o, p, r, i] => (o, p, r, i, false),
+        [_, o, p, r, i, private] if private == "private" => (o, p, r, i, true),
+        _ => return Err("usage: seed OWNER PREFIX REPOS ISSUES_PER_REPO [private]".into()),
+    };
+    let (repos_n, issues_n): (usize, i64) = (repos_n.parse()?, issues_n.parse()?);
     let owner = users::get(&db, owner)
         .await?
         .ok_or("owner does not exist")?;
@@ -33,7 +48,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         let new = NewRepo {
             name: format!("{prefix}-{r}"),
             description: String::new(),
-            private: false,
+            private,
             default_branch: "main".into(),
         };
         let repo = repos::create(&db, &owner, new).await?;
@@ -57,6 +72,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                 created: now - issues_n + n,
                 updated: now - issues_n + n,
                 version: 1,
+                listing: Some(index::Listing::of(&repo)),
                 ..IssueRecord::default()
             };
             let (total, closed) = if issue.is_pull {
@@ -67,15 +83,42 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             *total += 1;
             *closed += i64::from(issue.closed);
             items.push(issue.to_item()?);
+            items.extend(
+                index::entries(&issue)
+                    .iter()
+                    .map(|(pk, sk)| keys::key(pk, sk)),
+            );
         }
         db.batch_put(items).await?;
         let mut stats_item = db::to_item(&stats)?;
         stats_item.extend(keys::repo_stats(repo.id));
         db.batch_put(vec![stats_item]).await?;
+        index::seeded(&db, &repo, &stats).await?;
     }
     println!(
         "seeded {repos_n} repositories of {} with {issues_n} issues each",
         owner.name
     );
+    Ok(())
+}
+
+async fn seed_user(db: &Db, name: &str, secret: &str) -> Result<(), Box<dyn std::error::Error>> {
+    let new = NewUser {
+        name: OwnerName::parse("name", name)?,
+        email: Email::parse("email", &format!("{name}@example.com"))?,
+        full_name: String::new(),
+        password: None,
+        visibility: Visibility::Public,
+        is_admin: false,
+        restricted: false,
+    };
+    let user = users::create(db, new).await?;
+    let token = NewToken {
+        name: "scale".into(),
+        scopes: Scopes::parse(&["all"]).map_err(|e| e.to_string())?,
+        team: user.name.clone(),
+    };
+    tokens::create_with_secret(db, &user, token, secret).await?;
+    println!("seeded user {name}");
     Ok(())
 }

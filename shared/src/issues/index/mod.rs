@@ -23,7 +23,7 @@
 pub mod read;
 mod visibility;
 
-pub use visibility::{published, removed, unpublished};
+pub use visibility::{published, removed, seeded, unpublished};
 
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -182,7 +182,6 @@ async fn merge(
     let mut pool: Vec<(Place, bool)> = Vec::new();
     let mut seen = HashSet::new();
     let mut accepted: Vec<(Place, bool)> = Vec::new();
-    let mut settled = 0;
     for _ in 0..ROUNDS {
         let reads = cursors
             .iter_mut()
@@ -191,34 +190,7 @@ async fn merge(
         for found in try_join_all(reads).await? {
             pool.extend(found.into_iter().filter(|(p, _)| seen.insert(*p)));
         }
-        let unknown: Vec<i64> = pool
-            .iter()
-            .map(|(p, _)| p.repo_id)
-            .filter(|id| !known.contains_key(id))
-            .collect::<HashSet<_>>()
-            .into_iter()
-            .collect();
-        if !unknown.is_empty() {
-            let found = repos::get_many_by_id(db, &unknown).await?;
-            let visible = viewer.permissions(db, found).await?;
-            for id in unknown {
-                known.insert(id, None);
-            }
-            for (r, p) in visible {
-                known.insert(r.id, Some((r, p)));
-            }
-        }
-        accepted = pool
-            .iter()
-            .filter(|(p, is_pull)| {
-                known
-                    .get(&p.repo_id)
-                    .and_then(Option::as_ref)
-                    .is_some_and(|(_, perm)| perm.can_read(Unit::for_pull(*is_pull)))
-            })
-            .copied()
-            .collect();
-        accepted.sort_by_key(|e| std::cmp::Reverse(e.0));
+        pool.sort_by_key(|e| std::cmp::Reverse(e.0));
         // Nothing unread sorts above the highest last place of a listing
         // that is not finished: what sorts at or above it is final.
         let bound = cursors
@@ -226,16 +198,59 @@ async fn merge(
             .filter(|c| !c.done)
             .filter_map(|c| c.last)
             .max();
-        settled = match bound {
-            None => accepted.len(),
-            Some(b) => accepted.iter().take_while(|(p, _)| *p >= b).count(),
+        let settled = match bound {
+            None => pool.len(),
+            Some(b) => pool.iter().take_while(|(p, _)| *p >= b).count(),
         };
-        if bound.is_none() || settled >= need {
+        // Repositories are resolved only for entries that may be shown:
+        // the next ones the page still needs, a window at a time.
+        accepted.clear();
+        let mut at = 0;
+        while at < settled && accepted.len() < need {
+            let window = &pool[at..settled.min(at + need - accepted.len())];
+            resolve(db, viewer, known, window).await?;
+            accepted.extend(window.iter().filter(|(p, is_pull)| {
+                known
+                    .get(&p.repo_id)
+                    .and_then(Option::as_ref)
+                    .is_some_and(|(_, perm)| perm.can_read(Unit::for_pull(*is_pull)))
+            }));
+            at += window.len();
+        }
+        if bound.is_none() || accepted.len() >= need {
             break;
         }
     }
-    accepted.truncate(settled);
     Ok(accepted)
+}
+
+/// Reads the repositories of `entries` not yet known, with the caller's
+/// permissions on them (`None`: not visible, or gone).
+async fn resolve(
+    db: &Db,
+    viewer: &Viewer<'_>,
+    known: &mut HashMap<i64, Option<(RepoRecord, Permission)>>,
+    entries: &[(Place, bool)],
+) -> Result<()> {
+    let unknown: Vec<i64> = entries
+        .iter()
+        .map(|(p, _)| p.repo_id)
+        .filter(|id| !known.contains_key(id))
+        .collect::<HashSet<_>>()
+        .into_iter()
+        .collect();
+    if unknown.is_empty() {
+        return Ok(());
+    }
+    let found = repos::get_many_by_id(db, &unknown).await?;
+    let visible = viewer.permissions(db, found).await?;
+    for id in unknown {
+        known.insert(id, None);
+    }
+    for (r, p) in visible {
+        known.insert(r.id, Some((r, p)));
+    }
+    Ok(())
 }
 
 /// Reads the next page (up to `need` entries) of one listing.

@@ -76,6 +76,23 @@ pub async fn removed(db: &Db, repo: &RepoRecord, stats: &RepoStats) {
     .await;
 }
 
+/// Counts a repository's issues written outside the API (seeding): in
+/// every counter they belong to. Their entries are the writer's.
+pub async fn seeded(db: &Db, repo: &RepoRecord, stats: &RepoStats) -> Result<()> {
+    let mut tx = db.tx();
+    add_counts(
+        &mut tx,
+        &super::all_scope(rand::random_range(0..COUNT_SHARDS)),
+        stats,
+        1,
+    )?;
+    db.transact(tx).await?;
+    if !repo.private {
+        count_public(db, repo, stats, 1).await?;
+    }
+    Ok(())
+}
+
 async fn run(db: &Db, what: &str, work: impl Future<Output = Result<()>>) {
     match tokio::time::timeout(db.time_left(BUDGET), work).await {
         Ok(Ok(())) => {}
