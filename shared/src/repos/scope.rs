@@ -62,9 +62,8 @@ async fn grants(db: &Db, me: &Principal) -> Result<Grants> {
         .filter(|m| !m.includes_all_repositories)
         .map(|m| m.team_id)
         .collect();
-    let reads = teams
-        .iter()
-        .map(|t| db.query_prefix(&keys::team_pk(*t), "REPO#"));
+    let pks: Vec<String> = teams.iter().map(|t| keys::team_pk(*t)).collect();
+    let reads = pks.iter().map(|pk| db.query_prefix(pk, "REPO#"));
     for (team, items) in teams.iter().zip(futures::future::try_join_all(reads).await?) {
         let ids = items.iter().filter_map(|i| {
             i.get("repo_id")
