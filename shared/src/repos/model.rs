@@ -71,6 +71,39 @@ pub struct RepoStats {
     pub owner: String,
     #[serde(default)]
     pub name: String,
+    /// Copies of the settings every search reads (visibility and units),
+    /// kept by create and every settings change in the same transaction;
+    /// absent on repositories no change has touched since they were added.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub private: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub has_issues: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub has_pull_requests: Option<bool>,
+}
+
+impl RepoStats {
+    /// What search needs of the repository (id, owner, name, visibility,
+    /// units), when this item carries it; other settings are defaults.
+    pub fn summary(&self, id: i64) -> Option<RepoRecord> {
+        Some(RepoRecord {
+            id,
+            owner: self.owner.clone(),
+            name: self.name.clone(),
+            description: String::new(),
+            website: String::new(),
+            private: self.private?,
+            archived: false,
+            archived_at: 0,
+            has_issues: self.has_issues?,
+            has_pull_requests: self.has_pull_requests?,
+            enable_issue_dependencies: true,
+            default_branch: String::new(),
+            created: 0,
+            updated: 0,
+        })
+        .filter(|r| !r.name.is_empty())
+    }
 }
 
 /// Repository names: letters, digits, `-`, `_`, `.`; at most 100

@@ -64,7 +64,10 @@ async fn grants(db: &Db, me: &Principal) -> Result<Grants> {
         .collect();
     let pks: Vec<String> = teams.iter().map(|t| keys::team_pk(*t)).collect();
     let reads = pks.iter().map(|pk| db.query_prefix(pk, "REPO#"));
-    for (team, items) in teams.iter().zip(futures::future::try_join_all(reads).await?) {
+    for (team, items) in teams
+        .iter()
+        .zip(futures::future::try_join_all(reads).await?)
+    {
         let ids = items.iter().filter_map(|i| {
             i.get("repo_id")
                 .and_then(|v| v.as_n().ok())

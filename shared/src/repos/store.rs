@@ -33,6 +33,9 @@ pub async fn create(db: &Db, owner: &UserRecord, new: NewRepo) -> Result<RepoRec
     let mut stats = db::to_item(&RepoStats {
         owner: repo.owner.clone(),
         name: repo.name.clone(),
+        private: Some(repo.private),
+        has_issues: Some(repo.has_issues),
+        has_pull_requests: Some(repo.has_pull_requests),
         ..RepoStats::default()
     })?;
     stats.extend(keys::repo_stats(repo.id));
@@ -62,22 +65,10 @@ pub async fn stats(db: &Db, id: i64) -> Result<RepoStats> {
 /// the same transaction renames: so every view is right at once.
 pub async fn save(db: &Db, old_name: &str, repo: &RepoRecord) -> Result<()> {
     let item = settings_item(repo)?;
-    if old_name == repo.name {
-        // Same key: replace only if it still exists (a concurrent delete wins).
-        db.put(|p| {
-            p.set_item(Some(item))
-                .condition_expression("attribute_exists(pk)")
-        })
-        .await
-        .map_err(|e| match e {
-            db::DbError::ConditionFailed => Error::Gone,
-            other => other.into(),
-        })?;
-        return Ok(());
-    }
     let mut tx = db.tx();
     if same(old_name, &repo.name) {
-        // Only the spelling changes: same key.
+        // Same key (at most the spelling changes): replace only if it
+        // still exists (a concurrent delete wins).
         tx.put_if(item, "attribute_exists(pk)", &[])?;
     } else {
         tx.delete_existing(keys::repo_name(&repo.owner, old_name))?
@@ -85,9 +76,21 @@ pub async fn save(db: &Db, old_name: &str, repo: &RepoRecord) -> Result<()> {
     }
     tx.update_named(
         keys::repo_stats(repo.id),
-        "SET #owner = :owner, #name = :name",
-        &[("#owner", "owner"), ("#name", "name")],
-        &[(":owner", db::s(&repo.owner)), (":name", db::s(&repo.name))],
+        "SET #owner = :owner, #name = :name, #private = :private, #issues = :issues, #pulls = :pulls",
+        &[
+            ("#owner", "owner"),
+            ("#name", "name"),
+            ("#private", "private"),
+            ("#issues", "has_issues"),
+            ("#pulls", "has_pull_requests"),
+        ],
+        &[
+            (":owner", db::s(&repo.owner)),
+            (":name", db::s(&repo.name)),
+            (":private", aws_sdk_dynamodb::types::AttributeValue::Bool(repo.private)),
+            (":issues", aws_sdk_dynamodb::types::AttributeValue::Bool(repo.has_issues)),
+            (":pulls", aws_sdk_dynamodb::types::AttributeValue::Bool(repo.has_pull_requests)),
+        ],
     )?;
     db.transact(tx)
         .await
@@ -184,6 +187,32 @@ pub async fn get_many_by_id(db: &Db, ids: &[i64]) -> Result<Vec<RepoRecord>> {
             }
         }
     }
+    Ok(out)
+}
+
+/// Repositories by id as search needs them ([`RepoStats::summary`]): one
+/// batched read of their counters items, and of the settings of those whose
+/// counters do not carry the summary yet. Missing ones are skipped.
+pub async fn summaries_by_id(db: &Db, ids: &[i64]) -> Result<Vec<RepoRecord>> {
+    let mut out = Vec::new();
+    let mut rest = Vec::new();
+    for chunk in ids.chunks(100) {
+        for item in db
+            .batch_get(chunk.iter().map(|id| keys::repo_stats(*id)).collect())
+            .await?
+        {
+            let pk = db::text(&item, "pk").to_string();
+            let s: RepoStats = db::from_item(item)?;
+            let Some(id) = pk.strip_prefix("REPO#").and_then(|n| n.parse().ok()) else {
+                continue;
+            };
+            match s.summary(id) {
+                Some(r) => out.push(r),
+                None => rest.push(id),
+            }
+        }
+    }
+    out.extend(get_many_by_id(db, &rest).await?);
     Ok(out)
 }
 

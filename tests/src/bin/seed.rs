@@ -56,6 +56,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             owner: repo.owner.clone(),
             name: repo.name.clone(),
             last_index: issues_n,
+            private: Some(repo.private),
+            has_issues: Some(repo.has_issues),
+            has_pull_requests: Some(repo.has_pull_requests),
             ..RepoStats::default()
         };
         let mut items = Vec::new();

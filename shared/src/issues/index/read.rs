@@ -242,7 +242,7 @@ async fn resolve(
     if unknown.is_empty() {
         return Ok(());
     }
-    let found = repos::get_many_by_id(db, &unknown).await?;
+    let found = repos::summaries_by_id(db, &unknown).await?;
     let visible = viewer.permissions(db, found).await?;
     for id in unknown {
         known.insert(id, None);
