@@ -4,6 +4,11 @@
 use std::time::Duration;
 
 use aws_sdk_dynamodb::Client;
+use aws_smithy_runtime_api::client::{
+    connector_metadata::ConnectorMetadata,
+    http::{HttpClient, HttpConnectorSettings, SharedHttpClient, SharedHttpConnector},
+    runtime_components::RuntimeComponents,
+};
 
 use crate::Config;
 
@@ -22,9 +27,11 @@ pub async fn connect(config: &Config) -> Clients {
         Builder,
         tls::{Provider, rustls_provider::CryptoMode},
     };
-    let https = Builder::new()
-        .tls_provider(Provider::Rustls(CryptoMode::Ring))
-        .build_https();
+    let https = LazyRoots(
+        Builder::new()
+            .tls_provider(Provider::Rustls(CryptoMode::Ring))
+            .build_https(),
+    );
     let mut loader = aws_config::defaults(aws_config::BehaviorVersion::latest())
         .http_client(https)
         .timeout_config(timeouts)
@@ -56,6 +63,28 @@ pub async fn connect(config: &Config) -> Clients {
     Clients {
         retrying: Client::new(&shared),
         once: Client::from_conf(once),
+    }
+}
+
+/// The SDK's HTTPS client without its eager start. The SDK reads and parses
+/// the system's root certificates as soon as a client is built: over half
+/// of a cold start's init, before Lambda hands over the first event. Through
+/// this wrapper they are read when the first request opens a connection,
+/// which needs them anyway. Everything else is the wrapped client's.
+#[derive(Debug)]
+struct LazyRoots(SharedHttpClient);
+
+impl HttpClient for LazyRoots {
+    fn http_connector(
+        &self,
+        settings: &HttpConnectorSettings,
+        components: &RuntimeComponents,
+    ) -> SharedHttpConnector {
+        self.0.http_connector(settings, components)
+    }
+
+    fn connector_metadata(&self) -> Option<ConnectorMetadata> {
+        self.0.connector_metadata()
     }
 }
 
