@@ -20,6 +20,7 @@ mod error;
 pub mod fields;
 pub mod listing;
 pub mod lock;
+mod opening;
 pub mod ops;
 pub mod options;
 pub mod pull_list;
