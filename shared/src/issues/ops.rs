@@ -468,3 +468,92 @@ pub async fn link(
     }
     Ok((dctx, dependent))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{
+        accounts::teams::AccessMode,
+        repos::{RepoRecord, access::Permission},
+    };
+
+    fn ctx() -> RepoContext {
+        RepoContext {
+            owner: UserRecord::ghost(),
+            repo: serde_json::from_value::<RepoRecord>(serde_json::json!({
+                "id": 7, "owner": "acme", "name": "web", "private": true,
+                "has_issues": true, "has_pull_requests": true, "created": 0, "updated": 0
+            }))
+            .unwrap(),
+            perm: Permission::full(),
+        }
+    }
+
+    fn found(id: i64, issues: AccessMode, blocks: bool) -> access::Other {
+        access::Other {
+            user: Some(UserRecord {
+                id,
+                ..UserRecord::ghost()
+            }),
+            perm: Permission {
+                mode: issues,
+                issues,
+                pulls: AccessMode::None,
+                blocked: false,
+            },
+            blocks,
+        }
+    }
+
+    #[test]
+    fn logins_are_folded_trimmed_and_kept_once_in_order() {
+        let got = distinct(vec![" Bob".into(), "".into(), "alice".into(), "BOB".into()]);
+        assert_eq!(got, ["bob", "alice"]);
+    }
+
+    #[test]
+    fn the_first_failing_assignee_decides_in_the_old_order() {
+        use AccessMode::{None as No, Read};
+        let logins: Vec<String> = ["ann", "bob", "cy"].map(String::from).into();
+        let check = |found: Vec<access::Other>| {
+            check_assignees(&ctx(), &logins, &found, "poster", Unit::Issues)
+        };
+        // ann blocks the poster, bob does not exist: ann comes first.
+        let err = check(vec![
+            found(1, Read, true),
+            access::Other::default(),
+            found(3, No, false),
+        ]);
+        assert!(matches!(err, Err(Error::Blocked)), "{err:?}");
+        // bob is unknown before cy's lack of access.
+        let err = check(vec![
+            found(1, Read, false),
+            access::Other::default(),
+            found(3, No, false),
+        ]);
+        assert!(matches!(err, Err(Error::NoSuchAssignee(l)) if l == "bob"));
+        // For one user, no access comes before a block.
+        let err = check(vec![
+            found(1, No, true),
+            found(2, Read, false),
+            found(3, Read, false),
+        ]);
+        assert!(matches!(
+            err,
+            Err(Error::AssigneeNoAccess { user_id: 1, .. })
+        ));
+        let ok = check(vec![
+            found(1, Read, false),
+            found(2, Read, false),
+            found(3, Read, false),
+        ]);
+        assert_eq!(ok.unwrap().len(), 3);
+    }
+
+    #[test]
+    fn the_poster_may_assign_themself_whatever_they_block() {
+        let logins = vec!["poster".to_string()];
+        let found = [found(1, AccessMode::Read, true)];
+        assert!(check_assignees(&ctx(), &logins, &found, "poster", Unit::Issues).is_ok());
+    }
+}

@@ -48,7 +48,12 @@ pub async fn others(
     let mut seen = HashSet::new();
     for login in logins {
         let mut keys = vec![keys::owner(login), keys::block(owner, login)];
-        keys.extend(blocked.map(|b| keys::block(login, b)));
+        // Nobody blocks themself: no key for the poster's own block.
+        keys.extend(
+            blocked
+                .filter(|b| crate::name::fold(b) != *login)
+                .map(|b| keys::block(login, b)),
+        );
         wanted.extend(keys.into_iter().filter(|k| seen.insert(id(k))));
     }
     // Only an organisation has teams: a user's repository needs no query.
