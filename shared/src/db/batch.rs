@@ -16,11 +16,6 @@ impl Db {
         self.batch_get_projected(keys, None).await
     }
 
-    /// Like [`Db::batch_get`], eventually consistent (see [`Consistency`]).
-    pub async fn batch_get_eventual(&self, keys: Vec<Item>) -> Result<Vec<Item>, DbError> {
-        self.batch_get_with(keys, None, Consistency::Eventual).await
-    }
-
     /// Like [`Db::batch_get`], keeping only the named attributes.
     pub async fn batch_get_projected(
         &self,
@@ -31,8 +26,9 @@ impl Db {
             .await
     }
 
-    /// Any number of items by key: one call per 100 keys, all in flight at
-    /// once (at most 8), so the read takes one round trip's time.
+    /// Any number of items by key, as fresh as `consistency` asks (see
+    /// [`Consistency`]): one call per 100 keys, all in flight at once (at
+    /// most 8), so the read takes one round trip's time.
     pub async fn batch_get_many(
         &self,
         keys: Vec<Item>,
