@@ -18,6 +18,7 @@ import base64
 import json
 import os
 import queue
+import re
 import statistics
 import subprocess
 import threading
@@ -128,7 +129,9 @@ def basic(user, password):
 
 
 def load_router(cargo_toml):
-    """(method, compiled path regex, function) from the local router."""
+    """(method, compiled path regex, function, path template) from the local
+    router, literal routes first: like API Gateway, `/repos/issues/search`
+    wins over `/repos/{owner}/{repo}`."""
     import re
     import tomllib
     with open(cargo_toml, "rb") as f:
@@ -140,7 +143,8 @@ def load_router(cargo_toml):
         # fallback function, which benchmarks do not call.
         for r in routes if isinstance(routes, list) else []:
             if r["function"] != "fallback":
-                table.append((r["method"], rx, r["function"]))
+                table.append((r["method"], rx, r["function"], path))
+    table.sort(key=lambda t: t[3].count("{"))
     return table
 
 
@@ -152,10 +156,20 @@ class Fleet:
         self.procs, self.runtimes, self.logs = {}, {}, {}
 
     def function_for(self, method, path):
-        for m, rx, f in self.router:
+        for m, rx, f, _ in self.router:
             if m == method and rx.match(path):
                 return f
         raise KeyError("%s %s has no route" % (method, path))
+
+    def warm(self, method, path, headers):
+        """Authenticates `headers` on the function serving `path` through
+        one of its GET routes (whatever it answers), so the request measured
+        next finds its token cached, as on a warm instance."""
+        f = self.function_for(method, path)
+        for m, _, g, template in self.router:
+            if m == "GET" and g == f:
+                self.invoke("GET", re.sub(r"\{[^}]+\}", "0", template), headers)
+                return
 
     def invoke(self, method, path, headers=None, body=None, query=""):
         f = self.function_for(method, path)
@@ -194,7 +208,7 @@ def main():
     fleet = Fleet(args.bin_dir, load_router(args.cargo_toml))
     rows = []
 
-    def run(label, method, path, headers, body=None, want=None, query=""):
+    def call(method, path, headers, body, want, query, label):
         rid, status, out, ms = fleet.invoke(method, path, headers, body, query)
         if want is not None and status != want:
             raise RuntimeError("%s: expected %s, got %s %s" % (label, want, status, out))
@@ -202,10 +216,24 @@ def main():
             if rid in fleet.logs:
                 break
             time.sleep(0.01)
-        log = fleet.logs.get(rid, {})
+        return status, out, ms, fleet.logs.get(rid, {})
+
+    def run(label, method, path, headers, body=None, want=None, query=""):
+        # A GET is the minimum over 3 calls (the first may find the token
+        # cache cold); a write runs once, after its function has seen the
+        # token.
+        if method == "GET":
+            calls = [call(method, path, headers, body, want, query, label) for _ in range(3)]
+        else:
+            fleet.warm(method, path, headers)
+            calls = [call(method, path, headers, body, want, query, label)]
+        cost = lambda c: (c[3].get("db_sequential") or 0, c[3].get("db_round_trips") or 0,
+                          c[3].get("db_read_units") or 0)
+        status, out, _, log = min(calls, key=cost)
+        ms = min(c[2] for c in calls)
         rows.append((label, status, "%s (%s)" % (log.get("db_sequential"), log.get("db_round_trips")), log.get("db_read_units"),
                      log.get("db_write_units"), log.get("db_calls"), ms))
-        return out
+        return calls[0][1]
 
     suffix = uuid.uuid4().hex[:8]
     user, password, org = "bench" + suffix, "bench-password-" + suffix, "org" + suffix
@@ -251,6 +279,7 @@ def main():
          "assignees": ["root"], "due_date": "2030-01-01T00:00:00Z"}, want=201)
     run("POST /repos/{o}/{r}/issues (plain)", "POST", repo + "/issues", utok, {"title": "plain"}, want=201)
     run("GET /repos/{o}/{r}/issues/{n}", "GET", repo + "/issues/1", utok, want=200)
+    run("GET /repos/{o}/{r}/issues (first page)", "GET", repo + "/issues", utok, want=200, query="state=all")
     run("PATCH /repos/{o}/{r}/issues/{n} (close)", "PATCH", repo + "/issues/1", utok, {"state": "closed"}, want=201)
     run("PATCH /repos/{o}/{r}/issues/{n} (body)", "PATCH", repo + "/issues/2", utok, {"body": "new"}, want=201)
     run("POST /repos/{o}/{r}/issues/{n}/deadline", "POST", repo + "/issues/2/deadline", utok,
@@ -259,6 +288,7 @@ def main():
         {"owner": org, "repo": "web", "index": 1}, want=201)
     run("POST /repos/{o}/{r}/pulls", "POST", repo + "/pulls", utok, {"title": "pr", "head": "f", "base": "main"}, want=201)
     run("POST /repos/{o}/{r}/pulls/{n}/merge", "POST", repo + "/pulls/3/merge", utok, {"Do": "merge"}, want=200)
+    run("GET /repos/{o}/{r}/pulls (first page)", "GET", repo + "/pulls", utok, want=200, query="state=all")
     run("DELETE /repos/{o}/{r}/issues/{n}", "DELETE", repo + "/issues/2", utok, want=204)
     run("DELETE /repos/{o}/{r}/milestones/{id}", "DELETE", repo + "/milestones/%d" % ms["id"], utok, want=204)
 

@@ -34,8 +34,10 @@ pub async fn create(cx: &Ctx) -> Result<Response> {
     let ctx = shared::http::extract::repo_access(cx).await?;
     let poster = rules::may_create(&ctx, me(cx)?, Unit::Issues)?;
     let draft = Draft::try_from(cx.json::<CreateIssueOption>()?)?;
-    let issue = ops::open(&cx.db, &ctx, poster, draft, cx.config.display_tz).await?;
-    reply(cx, StatusCode::CREATED, &ctx, &issue).await
+    let me = &cx.signed_in()?.user;
+    let opened = ops::open(&cx.db, &ctx, poster, me, draft, cx.config.display_tz).await?;
+    let issue = Issue::new(&opened.issue, &ctx.repo, &opened.lookup, &cx.config);
+    cx.reply(StatusCode::CREATED, &issue)
 }
 
 pub async fn get(cx: &Ctx) -> Result<Response> {

@@ -24,11 +24,10 @@ pub async fn create(cx: &Ctx) -> Result<Response> {
     let ctx = shared::http::extract::repo_access(cx).await?;
     let poster = rules::may_create(&ctx, me(cx)?, Unit::Pulls)?;
     let draft = Draft::try_from(cx.json::<CreatePullRequestOption>()?)?;
-    let pr = ops::open(&cx.db, &ctx, poster, draft, cx.config.display_tz).await?;
-    cx.reply(
-        StatusCode::CREATED,
-        &PullRequest::one(&cx.db, &ctx.repo, &pr, &cx.config).await?,
-    )
+    let me = &cx.signed_in()?.user;
+    let opened = ops::open(&cx.db, &ctx, poster, me, draft, cx.config.display_tz).await?;
+    let pr = PullRequest::new(&opened.issue, &ctx.repo, &opened.lookup, &cx.config);
+    cx.reply(StatusCode::CREATED, &pr)
 }
 
 pub async fn get(cx: &Ctx) -> Result<Response> {

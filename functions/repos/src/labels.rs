@@ -45,7 +45,7 @@ pub async fn create(cx: &Ctx) -> Result<Response> {
 
 pub async fn list(cx: &Ctx) -> Result<Response> {
     let ctx = shared::http::extract::repo_access(cx).await?;
-    paged(cx, &labels::list(&cx.db, &repo_scope(&ctx)).await?)
+    paged(cx, &labels::list_page(&cx.db, &repo_scope(&ctx)).await?)
 }
 
 pub async fn get(cx: &Ctx) -> Result<Response> {
@@ -78,6 +78,6 @@ pub async fn list_for_org(cx: &Ctx) -> Result<Response> {
     let org = shared::http::extract::visible_org(cx, cx.param("org")).await?;
     paged(
         cx,
-        &labels::list(&cx.db, &Scope::Org { name: org.name }).await?,
+        &labels::list_page(&cx.db, &Scope::Org { name: org.name }).await?,
     )
 }

@@ -7,10 +7,11 @@ use aws_sdk_dynamodb::{
     operation::query::builders::QueryFluentBuilder, types::ReturnConsumedCapacity,
 };
 
-use super::{Db, DbError, Item, error::Op, projection_of, size};
+use super::{Consistency, Db, DbError, Item, error::Op, projection_of, size};
 
 impl Db {
-    /// Reads up to 100 items by key in one call (retrying unprocessed keys).
+    /// Reads up to 100 items by key in one call (retrying unprocessed keys),
+    /// strongly consistent.
     pub async fn batch_get(&self, keys: Vec<Item>) -> Result<Vec<Item>, DbError> {
         self.batch_get_projected(keys, None).await
     }
@@ -20,6 +21,38 @@ impl Db {
         &self,
         keys: Vec<Item>,
         projection: Option<&[&str]>,
+    ) -> Result<Vec<Item>, DbError> {
+        self.batch_get_with(keys, projection, Consistency::Strong)
+            .await
+    }
+
+    /// Any number of items by key, as fresh as `consistency` asks (see
+    /// [`Consistency`]): one call per 100 keys, all in flight at once (at
+    /// most 8), so the read takes one round trip's time.
+    pub async fn batch_get_many(
+        &self,
+        keys: Vec<Item>,
+        projection: Option<&[&str]>,
+        consistency: Consistency,
+    ) -> Result<Vec<Item>, DbError> {
+        use futures::{StreamExt, TryStreamExt};
+        let reads: Vec<_> = keys
+            .chunks(100)
+            .map(|c| self.batch_get_with(c.to_vec(), projection, consistency))
+            .collect();
+        let found: Vec<Vec<Item>> = futures::stream::iter(reads)
+            .buffer_unordered(8)
+            .try_collect()
+            .await?;
+        Ok(found.into_iter().flatten().collect())
+    }
+
+    /// Up to 100 items by key, as fresh as `consistency` asks.
+    pub async fn batch_get_with(
+        &self,
+        keys: Vec<Item>,
+        projection: Option<&[&str]>,
+        consistency: Consistency,
     ) -> Result<Vec<Item>, DbError> {
         use aws_sdk_dynamodb::types::KeysAndAttributes;
         let mut found = Vec::new();
@@ -34,7 +67,7 @@ impl Db {
             }
             let mut request = KeysAndAttributes::builder()
                 .set_keys(Some(pending))
-                .consistent_read(true);
+                .consistent_read(consistency.strong());
             if let Some(fields) = projection {
                 let (expression, names) = projection_of(fields);
                 request = request

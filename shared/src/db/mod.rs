@@ -14,6 +14,7 @@ mod connect;
 mod error;
 pub mod keys;
 mod metrics;
+mod prefix;
 pub mod size;
 pub mod table;
 pub mod tx;
@@ -49,6 +50,26 @@ pub use tx::Tx;
 
 /// One DynamoDB item.
 pub type Item = HashMap<String, AttributeValue>;
+
+/// How fresh a read must be. The rule: a read that decides a write (a
+/// permission, a name's owner, a counter a transaction is conditioned on),
+/// or that answers for one item its client may just have written (`GET` of
+/// an issue, a milestone, a repository), is strong. Pages of listings and
+/// what renders them (the users, labels and milestones a page of issues
+/// refers to) are eventual, at half the read units: a change made a moment
+/// ago may be missing there for a second or so, as it already may be from
+/// the listing indexes, which are eventually consistent anyway.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Consistency {
+    Strong,
+    Eventual,
+}
+
+impl Consistency {
+    fn strong(self) -> bool {
+        self == Consistency::Strong
+    }
+}
 
 /// What one request's transactions must also do when the request carries
 /// an `Idempotency-Key`: mark the key's item committed, on condition that
@@ -274,7 +295,8 @@ impl Db {
         result.map_err(map)
     }
 
-    /// Strongly consistent read of one item.
+    /// Strongly consistent read of one item (see [`Consistency`]: single
+    /// items stay strong).
     pub async fn get(&self, key: Item) -> Result<Option<Item>, DbError> {
         self.get_with(|b| b.set_key(Some(key))).await
     }
@@ -367,46 +389,6 @@ impl Db {
             .table_name(&*self.table)
             .return_consumed_capacity(ReturnConsumedCapacity::Total);
         self.record("Query", Op::Read, f(b).send()).await
-    }
-
-    /// All items under one partition key whose sort key begins with `prefix`.
-    /// For small, bounded collections only (a user's tokens, a team's members).
-    pub async fn query_prefix(&self, pk: &str, prefix: &str) -> Result<Vec<Item>, DbError> {
-        self.query_prefix_projected(pk, prefix, None).await
-    }
-
-    /// Like [`Db::query_prefix`], keeping only the named attributes of each
-    /// item (`projection` lists them, each as written in the item), so long
-    /// texts the caller does not need never reach memory.
-    pub async fn query_prefix_projected(
-        &self,
-        pk: &str,
-        prefix: &str,
-        projection: Option<&[&str]>,
-    ) -> Result<Vec<Item>, DbError> {
-        let mut items = Vec::new();
-        if !size::key_fits(&keys::key(pk, prefix)) {
-            return Ok(items);
-        }
-        let mut cursor = None;
-        loop {
-            let out = self
-                .query(|mut q| {
-                    q = q
-                        .key_condition_expression("pk = :pk AND begins_with(sk, :p)")
-                        .expression_attribute_values(":pk", s(pk))
-                        .expression_attribute_values(":p", s(prefix))
-                        .consistent_read(true)
-                        .set_exclusive_start_key(cursor.take());
-                    project(q, projection)
-                })
-                .await?;
-            items.extend(out.items.unwrap_or_default());
-            match out.last_evaluated_key {
-                Some(k) if !k.is_empty() => cursor = Some(k),
-                _ => return Ok(items),
-            }
-        }
     }
 
     /// Every item of one segment of the table, with only `fields`. For the

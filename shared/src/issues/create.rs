@@ -35,8 +35,31 @@ pub struct NewIssue {
 
 const ATTEMPTS: u32 = 200;
 
-pub async fn create(db: &Db, repo_id: i64, new: NewIssue) -> Result<IssueRecord> {
-    let id = db.next_id("issue").await?;
+/// What a create reads before its transaction: the global id and the
+/// number the repository's counters last handed out. Both are read at
+/// once, and callers read them beside their own checks (a check that then
+/// fails leaves a gap in the global ids, which is harmless).
+#[derive(Clone, Copy, Debug)]
+pub struct Claim {
+    pub id: i64,
+    pub last_index: i64,
+}
+
+pub async fn claim(db: &Db, repo_id: i64) -> Result<Claim> {
+    let (id, stats) = tokio::try_join!(
+        async { Ok::<_, Error>(db.next_id("issue").await?) },
+        async { Ok::<_, Error>(repos::stats(db, repo_id).await?) }
+    )?;
+    Ok(Claim {
+        id,
+        last_index: stats.last_index,
+    })
+}
+
+/// Writes the issue under the next number: `claim`'s when nobody took it
+/// meanwhile, else the counters are read again.
+pub async fn create(db: &Db, repo_id: i64, new: NewIssue, claim: Claim) -> Result<IssueRecord> {
+    let Claim { id, mut last_index } = claim;
     let now = time::now();
     let mut rec = IssueRecord {
         id,
@@ -64,7 +87,10 @@ pub async fn create(db: &Db, repo_id: i64, new: NewIssue) -> Result<IssueRecord>
         ..IssueRecord::default()
     };
     for attempt in 0..ATTEMPTS {
-        let last = repos::stats(db, repo_id).await?.last_index;
+        if attempt > 0 {
+            last_index = repos::stats(db, repo_id).await?.last_index;
+        }
+        let last = last_index;
         rec.index = last + 1;
         let mut tx = db.tx();
         add_counter_moves(&mut tx, None, Some(&rec), Some((last, rec.index)))?;

@@ -15,9 +15,9 @@ use futures::{StreamExt, TryStreamExt};
 use super::IssueRecord;
 use crate::{
     Result,
-    db::{self, Db, keys},
+    db::{self, Consistency, Db, keys},
     http::paging::Page,
-    repos::RepoStats,
+    repos::{self, RepoStats},
 };
 
 /// The order of a listing (Gitea's `sort`). Ties fall back to creation
@@ -264,14 +264,15 @@ async fn partition<T>(
 }
 
 /// Issues of one repository matching `filter`: the requested page, and
-/// the total number of matches. `members` is how many issues and pull
+/// the total number of matches. The repository's counters are read where
+/// they serve: beside the index for an unfiltered listing (its total), and
+/// first for a milestone filter. `members` is how many issues and pull
 /// requests the filter's milestones hold together (their counters), when
 /// the caller knows it: a milestone filter then reads the milestones'
 /// membership items instead of the partitions when that reads less.
 pub async fn list_repo(
     db: &Db,
     repo_id: i64,
-    stats: &RepoStats,
     filter: &Filter,
     members: Option<u64>,
     page: Page,
@@ -279,17 +280,25 @@ pub async fn list_repo(
     if filter.matches_nothing() {
         return Ok((Vec::new(), 0));
     }
+    let parts = parts(&[(repo_id, filter.kinds.clone())], filter);
     if let (Some(milestones), Some(members)) = (&filter.milestones, members) {
-        let in_partitions: u64 = parts(&[(repo_id, filter.kinds.clone())], filter)
-            .iter()
-            .map(|p| counted(stats, p))
-            .sum();
+        let stats = repos::stats(db, repo_id).await?;
+        let in_partitions: u64 = parts.iter().map(|p| counted(&stats, p)).sum();
         if members_are_cheaper(members, in_partitions) {
             return by_members(db, repo_id, milestones, filter, page).await;
         }
     }
-    let stats = HashMap::from([(repo_id, stats.clone())]);
-    list_many(db, &[(repo_id, filter.kinds.clone())], &stats, filter, page).await
+    match filter.order.index_forward() {
+        Some(forward) if filter.on_index_only() => {
+            let (stats, shown) = tokio::try_join!(
+                async { Ok::<_, crate::Error>(repos::stats(db, repo_id).await?) },
+                plain_page(db, &parts, forward, filter.order, page),
+            )?;
+            let total = parts.iter().map(|p| counted(&stats, p)).sum();
+            Ok((shown, total))
+        }
+        _ => filtered(db, &parts, filter, page).await,
+    }
 }
 
 /// Whether reading a milestone's members (one small key-only item each,
@@ -345,10 +354,8 @@ pub async fn list_many(
     }
 }
 
-/// Kind and state only, in the index's order: where each partition's
-/// first issues sit, up to the end of the page (a few attributes each,
-/// however far the page is); the page's issues are then read by key, and
-/// the total comes from the counters.
+/// Kind and state only, in the index's order: the page, and the total from
+/// the counters.
 async fn plain(
     db: &Db,
     parts: &[(i64, bool, bool)],
@@ -357,7 +364,51 @@ async fn plain(
     order: Order,
     page: Page,
 ) -> Result<(Vec<IssueRecord>, u64)> {
+    let shown = plain_page(db, parts, forward, order, page).await?;
+    let total = parts
+        .iter()
+        .map(|p| counted(&stats.get(&p.0).cloned().unwrap_or_default(), p))
+        .sum();
+    Ok((shown, total))
+}
+
+/// Partitions a first page reads in full items: one repository's (its
+/// kinds and states), so memory holds at most four pages of issues.
+const FULL_ITEM_PARTS: usize = 4;
+
+/// The page of an unfiltered listing in the index's order. A first page
+/// of one repository reads its issues whole from the partitions (a Query
+/// costs the items' full size whatever it projects), so nothing is read
+/// again by key. Any other page reads where each partition's first issues
+/// sit, up to the end of the page (a few attributes each, however far the
+/// page is), then the page's issues by key.
+async fn plain_page(
+    db: &Db,
+    parts: &[(i64, bool, bool)],
+    forward: bool,
+    order: Order,
+    page: Page,
+) -> Result<Vec<IssueRecord>> {
     let need = Some(page.offset() + page.size as usize);
+    if page.offset() == 0 && parts.len() <= FULL_ITEM_PARTS {
+        let reads: Vec<_> = parts
+            .iter()
+            .map(|(r, k, s)| {
+                partition(
+                    db,
+                    keys::issue_list_pk(*r, *k, *s),
+                    forward,
+                    need,
+                    None,
+                    |i| Ok(Some(db::from_item::<IssueRecord>(i)?)),
+                )
+            })
+            .collect();
+        let mut all = gather(reads).await?;
+        all.sort_by(|a, b| order.cmp(&Entry::of(a), &Entry::of(b)));
+        all.truncate(page.size as usize);
+        return Ok(all);
+    }
     // Collected first: a lazy `map` adapter would keep a closure in the
     // stream's type, which the boxed handler future cannot prove `Send` for.
     let reads: Vec<_> = parts
@@ -374,17 +425,13 @@ async fn plain(
         })
         .collect();
     let all = gather(reads).await?;
-    let total = parts
-        .iter()
-        .map(|p| counted(&stats.get(&p.0).cloned().unwrap_or_default(), p))
-        .sum();
-    Ok((fetch_page(db, all, order, page).await?, total))
+    fetch_page(db, all, order, page).await
 }
 
 /// Runs partition reads, at most 16 in flight (as one Lambda should).
-async fn gather<F>(reads: Vec<F>) -> Result<Vec<Entry>>
+async fn gather<F, T>(reads: Vec<F>) -> Result<Vec<T>>
 where
-    F: std::future::Future<Output = Result<Vec<Entry>>>,
+    F: std::future::Future<Output = Result<Vec<T>>>,
 {
     Ok(futures::stream::iter(reads)
         .buffer_unordered(16)
@@ -395,7 +442,8 @@ where
         .collect())
 }
 
-/// The issues of `page` among `all`, in `order`, read by key.
+/// The issues of `page` among `all`, in `order`, read by key (eventually
+/// consistent, as the index that placed them).
 async fn fetch_page(
     db: &Db,
     mut all: Vec<Entry>,
@@ -403,12 +451,17 @@ async fn fetch_page(
     page: Page,
 ) -> Result<Vec<IssueRecord>> {
     all.sort_by(|a, b| order.cmp(a, b));
-    let ids: Vec<(i64, i64)> = page
+    let keys = page
         .slice(&all)
         .iter()
-        .map(|e| (e.repo_id, e.index))
+        .map(|e| keys::issue(e.repo_id, e.index))
         .collect();
-    let mut found = super::deps::load_all(db, &ids).await?;
+    let mut found: Vec<IssueRecord> = db
+        .batch_get_many(keys, None, Consistency::Eventual)
+        .await?
+        .into_iter()
+        .map(db::from_item)
+        .collect::<Result<_, _>>()?;
     found.sort_by(|a, b| order.cmp(&Entry::of(a), &Entry::of(b)));
     Ok(found)
 }
@@ -483,71 +536,4 @@ async fn by_members(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn entry(created: i64, index: i64, updated: i64, closed_at: i64) -> Entry {
-        Entry {
-            created,
-            repo_id: 1,
-            index,
-            updated,
-            closed_at,
-            // 1 and 4 have two comments, 3 has one.
-            comments: [0, 2, 0, 1, 2][index as usize],
-        }
-    }
-
-    fn sorted(order: Order) -> Vec<i64> {
-        let mut all = [
-            entry(10, 1, 50, 0),
-            entry(20, 2, 30, 40),
-            entry(20, 3, 30, 0),
-            entry(30, 4, 60, 35),
-        ];
-        all.sort_by(|a, b| order.cmp(a, b));
-        all.iter().map(|e| e.index).collect()
-    }
-
-    #[test]
-    fn orders_break_ties_as_gitea_does() {
-        assert_eq!(sorted(Order::Newest), [4, 3, 2, 1]);
-        assert_eq!(sorted(Order::Oldest), [1, 2, 3, 4]);
-        // Same update time: newest first for "recent", oldest for "least".
-        assert_eq!(sorted(Order::RecentUpdate), [4, 1, 3, 2]);
-        assert_eq!(sorted(Order::LeastUpdate), [2, 3, 1, 4]);
-        // Open ones (closed_at 0) last, newest first among them.
-        assert_eq!(sorted(Order::RecentClose), [2, 4, 3, 1]);
-        // Comment counts, ties newest first.
-        assert_eq!(sorted(Order::MostComment), [4, 1, 3, 2]);
-        assert_eq!(sorted(Order::LeastComment), [2, 3, 4, 1]);
-    }
-
-    #[test]
-    fn only_the_index_orders_are_plain() {
-        let f = |order| Filter {
-            order,
-            ..Filter::default()
-        };
-        assert!(f(Order::Newest).is_plain() && f(Order::Oldest).is_plain());
-        assert!(!f(Order::RecentUpdate).is_plain());
-        let based = Filter {
-            base: Some("main".into()),
-            ..Filter::default()
-        };
-        assert!(!based.is_plain());
-        let nothing = Filter {
-            labels: Some(Vec::new()),
-            ..Filter::default()
-        };
-        assert!(nothing.matches_nothing() && !Filter::default().matches_nothing());
-    }
-
-    #[test]
-    fn members_are_read_when_a_quarter_or_fewer() {
-        assert!(members_are_cheaper(25, 100));
-        assert!(!members_are_cheaper(26, 100));
-        assert!(members_are_cheaper(0, 0));
-        assert!(!members_are_cheaper(u64::MAX, 10));
-    }
-}
+mod tests;

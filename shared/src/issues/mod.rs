@@ -21,6 +21,7 @@ pub mod fields;
 pub mod index;
 pub mod listing;
 pub mod lock;
+mod opening;
 pub mod ops;
 pub mod options;
 pub mod pull_list;

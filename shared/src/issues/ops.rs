@@ -4,17 +4,19 @@
 
 use chrono_tz::Tz;
 
+pub use super::opening::{Opened, open};
 use super::{
-    Error, IssueRecord, Result,
-    create::{self, NewIssue},
-    deps, edit, fields,
-    options::{CreatePullReviewOptions, Draft, Edit, IssueMeta, PullReview, WriterInput},
-    rules::{self, Editor, Poster},
+    Error, IssueRecord, Result, deps, edit, fields,
+    options::{CreatePullReviewOptions, Edit, IssueMeta, PullReview},
+    rules::{self, Editor},
 };
 use crate::{
     Config,
-    accounts::{blocks, users, views::User},
-    auth::{Caller, Principal, Via},
+    accounts::{
+        users::{self, UserRecord},
+        views::User,
+    },
+    auth::Caller,
     db::Db,
     labels::{self, LabelRecord, LabelRef},
     milestones,
@@ -39,6 +41,7 @@ pub async fn readable_pull(db: &Db, ctx: &RepoContext, index: i64) -> Result<Iss
 /// Checks assignees (or reviewers; callers bound how many): each must exist
 /// (422), may be assigned (read access to the kind, else 422) and must not
 /// have blocked the poster (403). Returns lower-case logins, once each.
+/// Everything is read in one wave ([`access::others`]).
 pub async fn assignees(
     db: &Db,
     ctx: &RepoContext,
@@ -46,34 +49,48 @@ pub async fn assignees(
     poster: &str,
     unit: Unit,
 ) -> Result<Vec<String>> {
+    let logins = distinct(logins);
+    let found = access::others(db, ctx, &logins, Some(poster)).await?;
+    check_assignees(ctx, &logins, &found, poster, unit)?;
+    Ok(logins)
+}
+
+/// Logins folded, blank ones dropped, each once, in the order given.
+pub(super) fn distinct(logins: Vec<String>) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for login in logins
-        .into_iter()
-        .map(|l| crate::name::fold(l.trim()))
-        .filter(|l| !l.is_empty())
-    {
-        if out.contains(&login) {
-            continue;
+    for login in logins.into_iter().map(|l| crate::name::fold(l.trim())) {
+        if !login.is_empty() && !out.contains(&login) {
+            out.push(login);
         }
-        let user = match users::get(db, &login).await? {
-            Some(u) if !u.is_org() => u,
-            _ => return Err(Error::NoSuchAssignee(login)),
+    }
+    out
+}
+
+/// The rules of [`assignees`] on what [`access::others`] found for
+/// `logins`, login by login: the first that fails is the error. Returns
+/// their records.
+pub(super) fn check_assignees(
+    ctx: &RepoContext,
+    logins: &[String],
+    found: &[access::Other],
+    poster: &str,
+    unit: Unit,
+) -> Result<Vec<UserRecord>> {
+    let mut out = Vec::with_capacity(logins.len());
+    for (login, other) in logins.iter().zip(found) {
+        let Some(user) = &other.user else {
+            return Err(Error::NoSuchAssignee(login.clone()));
         };
-        let as_them = Caller::User(Box::new(Principal {
-            user: user.clone(),
-            via: Via::Password,
-        }));
-        let theirs = access::load(db, &as_them, &ctx.owner.name, &ctx.repo.name).await;
-        if !theirs.is_ok_and(|t| t.perm.can_read(unit)) {
+        if !other.perm.can_read(unit) {
             return Err(Error::AssigneeNoAccess {
                 user_id: user.id,
                 repo: ctx.repo.name.clone(),
             });
         }
-        if login != poster && blocks::is_blocked(db, &login, poster).await? {
+        if login != poster && other.blocks {
             return Err(Error::Blocked);
         }
-        out.push(login);
+        out.push(user.clone());
     }
     Ok(out)
 }
@@ -97,62 +114,6 @@ async fn labels(db: &Db, ctx: &RepoContext, wanted: &[LabelRef]) -> Result<Vec<i
     }
     let known = labels::usable_in(db, &ctx.repo, ctx.owner.is_org()).await?;
     Ok(labels::model::resolve(&known, wanted)?)
-}
-
-/// The fields only writers may set, checked; dropped for others.
-async fn writer_fields(
-    db: &Db,
-    ctx: &RepoContext,
-    unit: Unit,
-    poster: &str,
-    w: WriterInput,
-    tz: Tz,
-) -> Result<NewIssue> {
-    if !ctx.perm.can_write(unit) {
-        return Ok(NewIssue::default());
-    }
-    let logins = rules::assignee_logins(w.assignees, w.assignee)?;
-    let labels_wanted: Vec<LabelRef> = w
-        .labels
-        .unwrap_or_default()
-        .into_iter()
-        .map(LabelRef::Id)
-        .collect();
-    Ok(NewIssue {
-        assignees: assignees(db, ctx, logins, poster, unit).await?,
-        milestone: milestone(db, ctx, w.milestone.unwrap_or(0)).await?,
-        labels: labels(db, ctx, &labels_wanted).await?,
-        due: match w.due_date {
-            Some(d) => fields::deadline(&d, tz)?,
-            None => 0,
-        },
-        ..NewIssue::default()
-    })
-}
-
-/// Opens an issue or pull request.
-pub async fn open(
-    db: &Db,
-    ctx: &RepoContext,
-    poster: Poster,
-    draft: Draft,
-    tz: Tz,
-) -> Result<IssueRecord> {
-    let unit = Unit::for_pull(draft.is_pull);
-    let w = writer_fields(db, ctx, unit, poster.login(), draft.wanted, tz).await?;
-    let new = NewIssue {
-        is_pull: draft.is_pull,
-        title: draft.title,
-        body: draft.body,
-        git_ref: draft.git_ref,
-        poster: poster.0,
-        closed: draft.closed,
-        head: draft.head,
-        base: draft.base,
-        listing: Some(super::index::Listing::of(&ctx.repo)),
-        ..w
-    };
-    Ok(create::create(db, ctx.repo.id, new).await?)
 }
 
 /// A requested state, with the blockers checked when it closes.
@@ -508,4 +469,93 @@ pub async fn link(
         deps::remove(db, &dependent, &blocker).await?;
     }
     Ok((dctx, dependent))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{
+        accounts::teams::AccessMode,
+        repos::{RepoRecord, access::Permission},
+    };
+
+    fn ctx() -> RepoContext {
+        RepoContext {
+            owner: UserRecord::ghost(),
+            repo: serde_json::from_value::<RepoRecord>(serde_json::json!({
+                "id": 7, "owner": "acme", "name": "web", "private": true,
+                "has_issues": true, "has_pull_requests": true, "created": 0, "updated": 0
+            }))
+            .unwrap(),
+            perm: Permission::full(),
+        }
+    }
+
+    fn found(id: i64, issues: AccessMode, blocks: bool) -> access::Other {
+        access::Other {
+            user: Some(UserRecord {
+                id,
+                ..UserRecord::ghost()
+            }),
+            perm: Permission {
+                mode: issues,
+                issues,
+                pulls: AccessMode::None,
+                blocked: false,
+            },
+            blocks,
+        }
+    }
+
+    #[test]
+    fn logins_are_folded_trimmed_and_kept_once_in_order() {
+        let got = distinct(vec![" Bob".into(), "".into(), "alice".into(), "BOB".into()]);
+        assert_eq!(got, ["bob", "alice"]);
+    }
+
+    #[test]
+    fn the_first_failing_assignee_decides_in_the_old_order() {
+        use AccessMode::{None as No, Read};
+        let logins: Vec<String> = ["ann", "bob", "cy"].map(String::from).into();
+        let check = |found: Vec<access::Other>| {
+            check_assignees(&ctx(), &logins, &found, "poster", Unit::Issues)
+        };
+        // ann blocks the poster, bob does not exist: ann comes first.
+        let err = check(vec![
+            found(1, Read, true),
+            access::Other::default(),
+            found(3, No, false),
+        ]);
+        assert!(matches!(err, Err(Error::Blocked)), "{err:?}");
+        // bob is unknown before cy's lack of access.
+        let err = check(vec![
+            found(1, Read, false),
+            access::Other::default(),
+            found(3, No, false),
+        ]);
+        assert!(matches!(err, Err(Error::NoSuchAssignee(l)) if l == "bob"));
+        // For one user, no access comes before a block.
+        let err = check(vec![
+            found(1, No, true),
+            found(2, Read, false),
+            found(3, Read, false),
+        ]);
+        assert!(matches!(
+            err,
+            Err(Error::AssigneeNoAccess { user_id: 1, .. })
+        ));
+        let ok = check(vec![
+            found(1, Read, false),
+            found(2, Read, false),
+            found(3, Read, false),
+        ]);
+        assert_eq!(ok.unwrap().len(), 3);
+    }
+
+    #[test]
+    fn the_poster_may_assign_themself_whatever_they_block() {
+        let logins = vec!["poster".to_string()];
+        let found = [found(1, AccessMode::Read, true)];
+        assert!(check_assignees(&ctx(), &logins, &found, "poster", Unit::Issues).is_ok());
+    }
 }

@@ -18,11 +18,7 @@ use super::{
     search::{Listed, Params, repo_kinds},
 };
 use crate::{
-    accounts::users,
-    db::Db,
-    http::paging::Page,
-    labels, milestones,
-    repos::{self, access::RepoContext},
+    accounts::users, db::Db, http::paging::Page, labels, milestones, repos::access::RepoContext,
 };
 
 /// `state`: open (also when absent or blank, as Gitea documents it),
@@ -121,16 +117,35 @@ pub async fn repo_pulls(db: &Db, ctx: &RepoContext, q: Params<'_>, page: Page) -
     };
     let wanted_labels = label_ids(q.all("labels"))?;
     let milestone = milestone_id(q.get("milestone"))?;
-    if let Some(login) = q.get("poster").map(str::trim).filter(|p| !p.is_empty()) {
-        let user = users::get(db, login)
-            .await?
-            .ok_or_else(|| Error::NoSuchPoster(login.to_string()))?;
-        filter.poster = Some(crate::name::fold(&user.name));
-    }
+    // The poster, the usable labels and the milestone are read at once;
+    // their errors keep the order of the checks.
+    let poster = async {
+        match q.get("poster").map(str::trim).filter(|p| !p.is_empty()) {
+            None => Ok(None),
+            Some(login) => users::get(db, login)
+                .await?
+                .map(|u| Some(crate::name::fold(&u.name)))
+                .ok_or_else(|| Error::NoSuchPoster(login.to_string())),
+        }
+    };
+    // Only labels this repository can carry: a deleted label's id may
+    // linger on a pull request, which no longer shows it.
+    let usable = async {
+        match wanted_labels.is_empty() {
+            true => Ok(Vec::new()),
+            false => labels::usable_in(db, &ctx.repo, ctx.owner.is_org()).await,
+        }
+    };
+    let found_milestone = async {
+        match milestone {
+            Some(id) => milestones::get(db, ctx.repo.id, id).await,
+            None => Ok(None),
+        }
+    };
+    let (poster, usable, found_milestone) = tokio::join!(poster, usable, found_milestone);
+    filter.poster = poster?;
+    let usable = usable?;
     if !wanted_labels.is_empty() {
-        // Only labels this repository can carry: a deleted label's id may
-        // linger on a pull request, which no longer shows it.
-        let usable = labels::usable_in(db, &ctx.repo, ctx.owner.is_org()).await?;
         let ids = wanted_labels
             .into_iter()
             .filter(|id| usable.iter().any(|l| l.id == *id))
@@ -138,8 +153,8 @@ pub async fn repo_pulls(db: &Db, ctx: &RepoContext, q: Params<'_>, page: Page) -
         filter.labels = Some(ids);
     }
     let mut members = None;
-    if let Some(id) = milestone {
-        match milestones::get(db, ctx.repo.id, id).await? {
+    if milestone.is_some() {
+        match found_milestone? {
             Some(m) => {
                 members = Some(m.num_issues.max(0) as u64);
                 filter.milestones = Some(vec![m.id]);
@@ -147,9 +162,7 @@ pub async fn repo_pulls(db: &Db, ctx: &RepoContext, q: Params<'_>, page: Page) -
             None => filter.milestones = Some(Vec::new()),
         }
     }
-    let stats = repos::stats(db, ctx.repo.id).await?;
-    let (shown, total) =
-        listing::list_repo(db, ctx.repo.id, &stats, &filter, members, page).await?;
+    let (shown, total) = listing::list_repo(db, ctx.repo.id, &filter, members, page).await?;
     Ok(Listed {
         shown,
         total,

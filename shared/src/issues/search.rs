@@ -132,31 +132,55 @@ async fn user_filter(db: &Db, q: Params<'_>, name: &str) -> Result<Option<String
 }
 
 /// `GET /repos/{owner}/{repo}/issues`: the seed's filters, newest first.
+/// The names the query refers to (users, labels, milestones) are read in
+/// one wave; their errors keep the order of the checks.
 pub async fn repo_issues(db: &Db, ctx: &RepoContext, q: Params<'_>, page: Page) -> Result<Listed> {
-    let mut filter = Filter {
-        kinds: repo_kinds(q.get("type"), &ctx.perm)?,
-        states: states(q.get("state")),
-        keyword: keyword(q.get("q")),
-        since: instant(q, "since")?,
-        before: instant(q, "before")?,
-        poster: user_filter(db, q, "created_by").await?,
-        assignee: user_filter(db, q, "assigned_by").await?,
-        mentioned: user_filter(db, q, "mentioned_by").await?,
-        ..Filter::default()
-    };
+    let kinds = repo_kinds(q.get("type"), &ctx.perm)?;
+    let since = instant(q, "since")?;
+    let before = instant(q, "before")?;
     let label_names = entries(q.get("labels"));
-    if !label_names.is_empty() {
+    let wanted = entries(q.get("milestones"));
+    let label_ids = async {
+        if label_names.is_empty() {
+            return Ok(None);
+        }
         let scope = Scope::Repo {
             id: ctx.repo.id,
             full_name: ctx.repo.full_name(),
         };
-        let ids = labels::ids_named(db, &[scope], &label_names).await?;
+        labels::ids_named(db, &[scope], &label_names)
+            .await
+            .map(Some)
+    };
+    let known_milestones = async {
+        match wanted.is_empty() {
+            true => Ok(None),
+            false => milestones::all(db, ctx.repo.id).await.map(Some),
+        }
+    };
+    let (poster, assignee, mentioned, label_ids, known) = tokio::join!(
+        user_filter(db, q, "created_by"),
+        user_filter(db, q, "assigned_by"),
+        user_filter(db, q, "mentioned_by"),
+        label_ids,
+        known_milestones,
+    );
+    let mut filter = Filter {
+        kinds,
+        states: states(q.get("state")),
+        keyword: keyword(q.get("q")),
+        since,
+        before,
+        poster: poster?,
+        assignee: assignee?,
+        mentioned: mentioned?,
+        ..Filter::default()
+    };
+    if let Some(ids) = label_ids? {
         filter.labels = (!ids.is_empty()).then_some(ids);
     }
-    let wanted = entries(q.get("milestones"));
     let mut members = None;
-    if !wanted.is_empty() {
-        let known = milestones::all(db, ctx.repo.id).await?;
+    if let Some(known) = known? {
         // A title first, else a number.
         let ids: Vec<i64> = wanted
             .iter()
@@ -181,9 +205,7 @@ pub async fn repo_issues(db: &Db, ctx: &RepoContext, q: Params<'_>, page: Page) 
         );
         filter.milestones = (!ids.is_empty()).then_some(ids);
     }
-    let stats = repos::stats(db, ctx.repo.id).await?;
-    let (shown, total) =
-        listing::list_repo(db, ctx.repo.id, &stats, &filter, members, page).await?;
+    let (shown, total) = listing::list_repo(db, ctx.repo.id, &filter, members, page).await?;
     let repos = HashMap::from([(ctx.repo.id, ctx.repo.clone())]);
     Ok(Listed {
         shown,

@@ -10,7 +10,7 @@ use super::IssueRecord;
 use crate::{
     Config, Result,
     accounts::{users::UserRecord, views::User},
-    db::{self, Db, Item, keys},
+    db::{self, Consistency, Db, Item, keys},
     labels::{Label, LabelRecord},
     milestones::{Milestone, MilestoneRecord},
     repos::RepoRecord,
@@ -26,7 +26,8 @@ pub struct Lookup {
 }
 
 impl Lookup {
-    /// One batched read (per 100 keys) for everything `issues` refer to.
+    /// One batched read (100 keys a call, all in flight at once) for
+    /// everything `issues` refer to.
     /// A label id is looked up among the repository's labels and, for an
     /// organisation's repository, the organisation's.
     pub async fn load(
@@ -59,27 +60,49 @@ impl Lookup {
                 want(keys::milestone(i.repo_id, i.milestone), &mut wanted);
             }
         }
+        // Rendering only: eventually consistent (see `db::Consistency`).
+        let found = db
+            .batch_get_many(wanted, None, Consistency::Eventual)
+            .await?;
         let mut out = Lookup::default();
-        for chunk in wanted.chunks(100) {
-            for item in db.batch_get(chunk.to_vec()).await? {
-                let sk = item
-                    .get("sk")
-                    .and_then(|v| v.as_s().ok())
-                    .cloned()
-                    .unwrap_or_default();
-                if sk == keys::PROFILE {
-                    let u: UserRecord = db::from_item(item)?;
-                    out.users.insert(crate::name::fold(&u.name), u);
-                } else if sk.starts_with(keys::LABEL_PREFIX) {
-                    let l: LabelRecord = db::from_item(item)?;
-                    out.labels.insert(l.id, l);
-                } else if sk.starts_with(keys::MILESTONE_PREFIX) {
-                    let m: MilestoneRecord = db::from_item(item)?;
-                    out.milestones.insert((m.repo_id, m.id), m);
-                }
+        for item in found {
+            let sk = item
+                .get("sk")
+                .and_then(|v| v.as_s().ok())
+                .cloned()
+                .unwrap_or_default();
+            if sk == keys::PROFILE {
+                let u: UserRecord = db::from_item(item)?;
+                out.users.insert(crate::name::fold(&u.name), u);
+            } else if sk.starts_with(keys::LABEL_PREFIX) {
+                let l: LabelRecord = db::from_item(item)?;
+                out.labels.insert(l.id, l);
+            } else if sk.starts_with(keys::MILESTONE_PREFIX) {
+                let m: MilestoneRecord = db::from_item(item)?;
+                out.milestones.insert((m.repo_id, m.id), m);
             }
         }
         Ok(out)
+    }
+
+    /// A lookup of records the caller already holds (a create renders
+    /// what its checks read).
+    pub fn of(
+        users: impl IntoIterator<Item = UserRecord>,
+        labels: impl IntoIterator<Item = LabelRecord>,
+        milestones: impl IntoIterator<Item = MilestoneRecord>,
+    ) -> Self {
+        Lookup {
+            users: users
+                .into_iter()
+                .map(|u| (crate::name::fold(&u.name), u))
+                .collect(),
+            labels: labels.into_iter().map(|l| (l.id, l)).collect(),
+            milestones: milestones
+                .into_iter()
+                .map(|m| ((m.repo_id, m.id), m))
+                .collect(),
+        }
     }
 
     /// The labels `i` carries that still exist, by name (then id), as

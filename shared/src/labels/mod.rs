@@ -13,7 +13,7 @@ pub mod views;
 use crate::db::{Db, DbError};
 
 pub use model::{LabelEdit, LabelRecord, LabelRef, NewLabel, Scope};
-pub use store::{list, usable_in};
+pub use store::{list, list_page, usable_in};
 pub use views::Label;
 
 /// What went wrong with a label request.

@@ -6,7 +6,7 @@ use super::{
     model::{LabelRecord, NewLabel, Scope},
 };
 use crate::{
-    db::{self, Db, DbError, Item, keys},
+    db::{self, Consistency, Db, DbError, Item, keys},
     repos::RepoRecord,
 };
 
@@ -37,7 +37,19 @@ pub async fn create(db: &Db, scope: Scope, new: NewLabel) -> Result<LabelRecord>
 
 /// All labels of a scope, by id (creation order).
 pub async fn list(db: &Db, scope: &Scope) -> Result<Vec<LabelRecord>> {
-    let items = db.query_prefix(&pk(scope), keys::LABEL_PREFIX).await?;
+    read(db, scope, Consistency::Strong).await
+}
+
+/// [`list`] for a listing page: eventually consistent (a label made a
+/// moment ago may be missing for a second or so).
+pub async fn list_page(db: &Db, scope: &Scope) -> Result<Vec<LabelRecord>> {
+    read(db, scope, Consistency::Eventual).await
+}
+
+async fn read(db: &Db, scope: &Scope, consistency: Consistency) -> Result<Vec<LabelRecord>> {
+    let items = db
+        .query_prefix_with(&pk(scope), keys::LABEL_PREFIX, None, consistency)
+        .await?;
     Ok(items
         .into_iter()
         .map(db::from_item)
@@ -45,27 +57,22 @@ pub async fn list(db: &Db, scope: &Scope) -> Result<Vec<LabelRecord>> {
 }
 
 /// The labels an issue of `repo` may carry: the repository's, and its
-/// organisation's when `owner_is_org`.
+/// organisation's when `owner_is_org` (both read at once).
 pub async fn usable_in(db: &Db, repo: &RepoRecord, owner_is_org: bool) -> Result<Vec<LabelRecord>> {
-    let mut known = list(
-        db,
-        &Scope::Repo {
-            id: repo.id,
-            full_name: repo.full_name(),
-        },
-    )
-    .await?;
-    if owner_is_org {
-        known.extend(
-            list(
-                db,
-                &Scope::Org {
-                    name: repo.owner.clone(),
-                },
-            )
-            .await?,
-        );
-    }
+    let repo_scope = Scope::Repo {
+        id: repo.id,
+        full_name: repo.full_name(),
+    };
+    let org_scope = Scope::Org {
+        name: repo.owner.clone(),
+    };
+    let (mut known, org) = tokio::try_join!(list(db, &repo_scope), async {
+        match owner_is_org {
+            true => list(db, &org_scope).await,
+            false => Ok(Vec::new()),
+        }
+    })?;
+    known.extend(org);
     Ok(known)
 }
 

@@ -56,12 +56,13 @@ pub async fn list(
     repo_id: i64,
     filter: &ListFilter,
 ) -> Result<Vec<MilestoneRecord>> {
-    Ok(filter.select(store::list(db, repo_id).await?))
+    let all = store::list(db, repo_id, crate::db::Consistency::Eventual).await?;
+    Ok(filter.select(all))
 }
 
 /// Every milestone of a repository, without descriptions.
 pub async fn all(db: &crate::db::Db, repo_id: i64) -> Result<Vec<MilestoneRecord>> {
-    store::list(db, repo_id).await
+    store::list(db, repo_id, crate::db::Consistency::Strong).await
 }
 
 /// Applies an edit to the milestone named by `id_or_title`. The option is

@@ -10,7 +10,7 @@ use super::{
     model::{self, MilestoneRecord, NewMilestone},
 };
 use crate::{
-    db::{self, Db, DbError, Item, keys},
+    db::{self, Consistency, Db, DbError, Item, keys},
     time,
 };
 
@@ -27,8 +27,9 @@ pub async fn create(db: &Db, repo_id: i64, new: NewMilestone) -> Result<Mileston
 
 /// Every milestone of a repository, without descriptions (up to 65,535
 /// characters each, which filtering and sorting do not need):
-/// [`with_descriptions`] fills them in for the few that are shown.
-pub async fn list(db: &Db, repo_id: i64) -> Result<Vec<MilestoneRecord>> {
+/// [`with_descriptions`] fills them in for the few that are shown. A
+/// listing page reads them eventually consistent; lookups by title, strong.
+pub async fn list(db: &Db, repo_id: i64, consistency: Consistency) -> Result<Vec<MilestoneRecord>> {
     const SHORT: [&str; 10] = [
         "id",
         "repo_id",
@@ -42,10 +43,11 @@ pub async fn list(db: &Db, repo_id: i64) -> Result<Vec<MilestoneRecord>> {
         "num_closed_issues",
     ];
     let items = db
-        .query_prefix_projected(
+        .query_prefix_with(
             &keys::repo_pk(repo_id),
             keys::MILESTONE_PREFIX,
             Some(&SHORT),
+            consistency,
         )
         .await?;
     Ok(items
@@ -54,28 +56,23 @@ pub async fn list(db: &Db, repo_id: i64) -> Result<Vec<MilestoneRecord>> {
         .collect::<Result<_, _>>()?)
 }
 
-/// The given milestones, read again in full (batches of up to 100).
+/// The given milestones (a listing's page), read again in full, eventually
+/// consistent (batches of up to 100, at once), in the order given.
 pub async fn with_descriptions(db: &Db, shown: &[MilestoneRecord]) -> Result<Vec<MilestoneRecord>> {
-    let mut out = Vec::with_capacity(shown.len());
-    for chunk in shown.chunks(100) {
-        let keys = chunk
-            .iter()
-            .map(|m| keys::milestone(m.repo_id, m.id))
-            .collect();
-        let found: Vec<MilestoneRecord> = db
-            .batch_get(keys)
-            .await?
-            .into_iter()
-            .map(db::from_item)
-            .collect::<Result<_, _>>()?;
-        // Keep the caller's order.
-        out.extend(
-            chunk
-                .iter()
-                .filter_map(|m| found.iter().find(|f| f.id == m.id).cloned()),
-        );
-    }
-    Ok(out)
+    let keys = shown
+        .iter()
+        .map(|m| keys::milestone(m.repo_id, m.id))
+        .collect();
+    let found: Vec<MilestoneRecord> = db
+        .batch_get_many(keys, None, Consistency::Eventual)
+        .await?
+        .into_iter()
+        .map(db::from_item)
+        .collect::<Result<_, _>>()?;
+    Ok(shown
+        .iter()
+        .filter_map(|m| found.iter().find(|f| f.id == m.id).cloned())
+        .collect())
 }
 
 pub async fn get(db: &Db, repo_id: i64, id: i64) -> Result<Option<MilestoneRecord>> {
@@ -90,7 +87,7 @@ pub async fn find(db: &Db, repo_id: i64, id_or_title: &str) -> Result<MilestoneR
     } {
         return Ok(m);
     }
-    let by_title = list(db, repo_id)
+    let by_title = list(db, repo_id, Consistency::Strong)
         .await?
         .into_iter()
         .find(|m| m.title == id_or_title)

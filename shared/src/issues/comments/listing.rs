@@ -13,7 +13,7 @@ use futures::{StreamExt, TryStreamExt};
 use super::super::{IssueRecord, Result};
 use super::model::CommentRecord;
 use crate::{
-    db::{self, Db, Item, keys},
+    db::{self, Consistency, Db, Item, keys},
     http::paging::Page,
     repos::RepoStats,
 };
@@ -106,16 +106,20 @@ async fn places(
     }
 }
 
-/// The comments of `page` among `all` (sorted oldest first), read by key.
+/// The comments of `page` among `all` (sorted oldest first), read by key,
+/// eventually consistent like the index that placed them.
 async fn fetch(db: &Db, repo_id: i64, all: &[Entry], page: Page) -> Result<Vec<CommentRecord>> {
-    let wanted = page.slice(all);
-    let mut shown: Vec<CommentRecord> = Vec::with_capacity(wanted.len());
-    for chunk in wanted.chunks(100) {
-        let keys = chunk.iter().map(|e| keys::comment(repo_id, e.id)).collect();
-        for item in db.batch_get(keys).await? {
-            shown.push(db::from_item(item)?);
-        }
-    }
+    let keys = page
+        .slice(all)
+        .iter()
+        .map(|e| keys::comment(repo_id, e.id))
+        .collect();
+    let mut shown: Vec<CommentRecord> = db
+        .batch_get_many(keys, None, Consistency::Eventual)
+        .await?
+        .into_iter()
+        .map(db::from_item)
+        .collect::<Result<_, _>>()?;
     shown.sort_by_key(|c| (c.created, c.id));
     Ok(shown)
 }

@@ -11,7 +11,7 @@ use super::model::CommentRecord;
 use crate::{
     Config, Result,
     accounts::{users::UserRecord, views::User},
-    db::{self, Db, keys},
+    db::{self, Consistency, Db, keys},
     repos::RepoRecord,
     time,
 };
@@ -82,8 +82,8 @@ impl Comment {
     }
 
     /// Renders comments of one repository, their authors read in one
-    /// batched read (per 100); an author who no longer exists is Gitea's
-    /// Ghost.
+    /// batched read (100 keys a call, all at once); an author who no longer
+    /// exists is Gitea's Ghost.
     pub async fn many(
         db: &Db,
         repo: &RepoRecord,
@@ -94,12 +94,14 @@ impl Comment {
         logins.sort_unstable();
         logins.dedup();
         let mut users: HashMap<String, UserRecord> = HashMap::new();
-        for chunk in logins.chunks(100) {
-            let wanted = chunk.iter().map(|l| keys::owner(l)).collect();
-            for item in db.batch_get(wanted).await? {
-                let u: UserRecord = db::from_item(item)?;
-                users.insert(crate::name::fold(&u.name), u);
-            }
+        // Rendering only: eventually consistent (see `db::Consistency`).
+        let wanted = logins.iter().map(|l| keys::owner(l)).collect();
+        for item in db
+            .batch_get_many(wanted, None, Consistency::Eventual)
+            .await?
+        {
+            let u: UserRecord = db::from_item(item)?;
+            users.insert(crate::name::fold(&u.name), u);
         }
         let ghost = UserRecord::ghost();
         Ok(comments

@@ -18,7 +18,7 @@ use futures::future::try_join_all;
 use super::{Counts, Relation, all_scope, owner_scope, public_scope, user_scope};
 use crate::{
     auth::Caller,
-    db::{self, Db, keys},
+    db::{self, Consistency, Db, keys},
     http::paging::Page,
     issues::{IssueRecord, Result, listing::Filter, search::readable_kinds},
     repos::{
@@ -143,12 +143,19 @@ pub async fn search(
         total(db, &viewer, req, &private, &counted),
         merge(db, &viewer, &mut cursors, &mut known, need)
     )?;
-    let ids: Vec<(i64, i64)> = page
+    // Eventually consistent, as the listings that placed them; each is
+    // checked against the filter below.
+    let keys = page
         .slice(&accepted)
         .iter()
-        .map(|(p, _)| (p.repo_id, p.index))
+        .map(|(p, _)| keys::issue(p.repo_id, p.index))
         .collect();
-    let mut shown = crate::issues::deps::load_all(db, &ids).await?;
+    let mut shown: Vec<IssueRecord> = db
+        .batch_get_many(keys, None, Consistency::Eventual)
+        .await?
+        .into_iter()
+        .map(db::from_item)
+        .collect::<std::result::Result<_, _>>()?;
     shown.retain(|i| filter.matches(i));
     shown.sort_by(|a, b| {
         let place = |i: &IssueRecord| Place {
@@ -346,7 +353,12 @@ async fn total(
     };
     let ids: Vec<i64> = private.iter().map(|(r, _)| r.id).collect();
     let (items, stats) = tokio::try_join!(
-        async { Ok::<_, crate::issues::Error>(db.batch_get(counter_keys).await?) },
+        async {
+            Ok::<_, crate::issues::Error>(
+                db.batch_get_many(counter_keys, None, Consistency::Eventual)
+                    .await?,
+            )
+        },
         async { Ok(repos::stats_many(db, &ids).await?) }
     )?;
     let mut counts = Counts::default();

@@ -243,40 +243,17 @@ pub async fn load(db: &Db, caller: &Caller, owner: &str, name: &str) -> Result<R
         return Err(not_found());
     };
     let memberships = memberships?.unwrap_or_default();
-    let mut facts = Facts {
-        site_admin: me.is_some_and(Principal::is_site_admin),
-        signed_in: me.is_some(),
-        restricted: me.is_some_and(|p| p.user.restricted),
-        is_owner: me.is_some_and(|p| p.user.id == owner_rec.id),
-        owner_visible: owner_visible(&owner_rec, me, !memberships.is_empty()),
-        private: repo.private,
-        has_issues: repo.has_issues,
-        has_pulls: repo.has_pull_requests,
+    let mut facts = Facts::of(
+        &owner_rec,
+        &repo,
+        me,
+        caller.public_only(),
         memberships,
-        repo_teams: Vec::new(),
-        collaborator: None,
-        blocked: blocked?,
-        public_only: caller.public_only(),
-        owner_public: owner_rec.visibility == Visibility::Public,
-    };
-    // Grants can only raise access; skip reading them when nothing can.
-    let org_owner = facts
-        .memberships
-        .iter()
-        .any(|m| m.permission == AccessMode::Owner);
-    if let Some(p) = me.filter(|_| !facts.site_admin && !facts.is_owner && !org_owner) {
-        let grants: Vec<Grant> = db
-            .query_prefix(&keys::repo_pk(repo.id), keys::ACCESS_PREFIX)
-            .await?
-            .into_iter()
-            .map(db::from_item)
-            .collect::<Result<_, _>>()?;
-        let me_lower = fold(&p.user.name);
-        facts.collaborator = grants
-            .iter()
-            .find(|g| g.user.as_deref() == Some(me_lower.as_str()))
-            .and_then(|g| g.mode);
-        facts.repo_teams = grants.iter().filter_map(|g| g.team_id).collect();
+        blocked?,
+    );
+    if let Some(p) = me.filter(|_| facts.grants_matter()) {
+        let grants = grants(db, repo.id).await?;
+        facts.apply_grants(&grants, &p.user.name);
     }
     let perm = compute(&facts);
     if !perm.can_see() {
@@ -287,6 +264,67 @@ pub async fn load(db: &Db, caller: &Caller, owner: &str, name: &str) -> Result<R
         repo,
         perm,
     })
+}
+
+/// The grants stored on a repository (collaborators and teams).
+async fn grants(db: &Db, repo_id: i64) -> Result<Vec<Grant>> {
+    Ok(db
+        .query_prefix(&keys::repo_pk(repo_id), keys::ACCESS_PREFIX)
+        .await?
+        .into_iter()
+        .map(db::from_item)
+        .collect::<Result<_, _>>()?)
+}
+
+impl Facts {
+    /// What the owner, the repository, `me`'s teams in the owner and the
+    /// owner's block of `me` tell; grants are applied afterwards.
+    fn of(
+        owner: &UserRecord,
+        repo: &RepoRecord,
+        me: Option<&Principal>,
+        public_only: bool,
+        memberships: Vec<Membership>,
+        blocked: bool,
+    ) -> Self {
+        Facts {
+            site_admin: me.is_some_and(Principal::is_site_admin),
+            signed_in: me.is_some(),
+            restricted: me.is_some_and(|p| p.user.restricted),
+            is_owner: me.is_some_and(|p| p.user.id == owner.id),
+            owner_visible: owner_visible(owner, me, !memberships.is_empty()),
+            private: repo.private,
+            has_issues: repo.has_issues,
+            has_pulls: repo.has_pull_requests,
+            memberships,
+            repo_teams: Vec::new(),
+            collaborator: None,
+            blocked,
+            public_only,
+            owner_public: owner.visibility == Visibility::Public,
+        }
+    }
+
+    /// Grants can only raise access: they count for signed-in callers who
+    /// are neither site admin, owner nor organisation owner (and are not
+    /// read for the others).
+    fn grants_matter(&self) -> bool {
+        let org_owner = self
+            .memberships
+            .iter()
+            .any(|m| m.permission == AccessMode::Owner);
+        self.signed_in && !self.site_admin && !self.is_owner && !org_owner
+    }
+
+    /// `login`'s collaborator access and the teams granted the repository.
+    fn apply_grants(&mut self, grants: &[Grant], login: &str) {
+        let login = fold(login);
+        self.collaborator = grants
+            .iter()
+            .find(|g| g.user.as_deref() == Some(login.as_str()))
+            .and_then(|g| g.mode);
+        self.repo_teams = grants.iter().filter_map(|g| g.team_id).collect();
+    }
 }
 
 fn owner_visible(owner: &UserRecord, me: Option<&Principal>, member: bool) -> bool {
@@ -332,6 +370,10 @@ impl RepoContext {
         Ok(self)
     }
 }
+
+mod others;
+
+pub use others::{Other, others};
 
 #[cfg(test)]
 mod tests;
