@@ -41,7 +41,10 @@ if [ "${ARM64:-1}" != 0 ]; then
   arm64=(--arm64-dir target/lambda)
 fi
 cargo run --quiet -p shared --bin bootstrap >/dev/null
-python3 bench/lambda_bench.py "$x86" "$BOOTSTRAP_ADMIN_TOKEN" --runs "${RUNS:-10}"
+python3 bench/lambda_bench.py "$x86" "$BOOTSTRAP_ADMIN_TOKEN" --runs "${RUNS:-10}" | tee .local/bench-rows.md
+echo
+# The same rows priced: dollars per million requests (bench/cost.py).
+python3 bench/cost.py .local/bench-rows.md
 echo
 python3 bench/coldstart.py "$x86" "$x86/hello-lambda" "$BOOTSTRAP_ADMIN_TOKEN" \
   "${arm64[@]}" --runs "${COLD_RUNS:-20}"
