@@ -2,7 +2,7 @@
 //! rules need, applies them ([`super::rules`]) and writes through
 //! [`super::create`], [`super::edit`] and [`super::deps`].
 
-use chrono_tz::Tz;
+use crate::time::Zone;
 
 use super::{
     Error, IssueRecord, Result,
@@ -106,7 +106,7 @@ async fn writer_fields(
     unit: Unit,
     poster: &str,
     w: WriterInput,
-    tz: Tz,
+    tz: Zone,
 ) -> Result<NewIssue> {
     if !ctx.perm.can_write(unit) {
         return Ok(NewIssue::default());
@@ -136,7 +136,7 @@ pub async fn open(
     ctx: &RepoContext,
     poster: Poster,
     draft: Draft,
-    tz: Tz,
+    tz: Zone,
 ) -> Result<IssueRecord> {
     let unit = Unit::for_pull(draft.is_pull);
     let w = writer_fields(db, ctx, unit, poster.login(), draft.wanted, tz).await?;
@@ -177,7 +177,7 @@ pub async fn edit(
     editor: Editor,
     issue: IssueRecord,
     e: Edit,
-    tz: Tz,
+    tz: Zone,
 ) -> Result<IssueRecord> {
     let title = e
         .title
@@ -272,7 +272,7 @@ pub async fn set_deadline(
     db: &Db,
     issue: IssueRecord,
     raw: Option<String>,
-    tz: Tz,
+    tz: Zone,
 ) -> Result<IssueRecord> {
     let due = match raw {
         Some(d) => fields::deadline(&d, tz)?,
