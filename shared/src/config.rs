@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use chrono_tz::Tz;
+use crate::time::Zone;
 use url::Url;
 
 /// Settings shared by every function. Built once per process.
@@ -19,7 +19,7 @@ pub struct Config {
     /// `X-Forwarded-Proto`) decides, so a fresh deployment links to itself.
     pub root_url_fixed: bool,
     /// Time zone responses render times in (`DISPLAY_TIME_ZONE`, default UTC).
-    pub display_tz: Tz,
+    pub display_tz: Zone,
     /// Tracker page size when `limit` is absent or 0 (`DEFAULT_PAGE_SIZE`).
     pub default_page_size: u32,
     /// Largest tracker page (`MAX_PAGE_SIZE`).
@@ -83,8 +83,8 @@ impl Config {
             problem: e.to_string(),
         })?;
         let display_tz = match get("DISPLAY_TIME_ZONE") {
-            None => Tz::UTC,
-            Some(name) => name.parse().map_err(|_| ConfigError {
+            None => Zone::UTC,
+            Some(name) => Zone::named(&name).ok_or_else(|| ConfigError {
                 name: "DISPLAY_TIME_ZONE",
                 problem: format!("unknown time zone {name:?}"),
             })?,
@@ -197,7 +197,7 @@ mod tests {
         let c = from(&[]).unwrap();
         assert_eq!(c.root_url.as_str(), "http://localhost:9000/");
         assert_eq!((c.default_page_size, c.max_page_size), (30, 50));
-        assert_eq!(c.display_tz, Tz::UTC);
+        assert_eq!(c.display_tz, Zone::UTC);
         assert_eq!(c.no_reply_address, "noreply.localhost");
         assert_eq!(c.url("/api/swagger"), "http://localhost:9000/api/swagger");
     }
@@ -241,7 +241,7 @@ mod tests {
         ])
         .unwrap();
         assert_eq!(c.root_url.as_str(), "https://x.example/base/");
-        assert_eq!(c.display_tz, chrono_tz::Asia::Shanghai);
+        assert_eq!(c.display_tz, crate::time::zone("Asia/Shanghai"));
         let e = from(&[("MAX_PAGE_SIZE", "many")]).unwrap_err();
         assert_eq!(e.name, "MAX_PAGE_SIZE");
         let e = from(&[("DISPLAY_TIME_ZONE", "Mars/Base")]).unwrap_err();

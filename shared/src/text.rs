@@ -2,10 +2,9 @@
 //! deadlines, and telling an absent JSON field from an explicit `null`.
 //! Each area names its own errors from these outcomes.
 
-use chrono_tz::Tz;
 use serde::{Deserialize, Deserializer};
 
-use crate::time;
+use crate::time::{self, Zone};
 
 /// Longest title of an issue, pull request or milestone, in characters
 /// (Gitea's column).
@@ -37,7 +36,7 @@ pub fn bounded(value: String, max: usize) -> Result<String, TextError> {
 
 /// A deadline as sent (23:59:59 of its day), 0 for none (zero time,
 /// epoch). The error says what is wrong with the value.
-pub fn deadline(raw: &str, tz: Tz) -> Result<i64, String> {
+pub fn deadline(raw: &str, tz: Zone) -> Result<i64, String> {
     Ok(time::end_of_day(raw, tz)?.unwrap_or(0))
 }
 
@@ -72,7 +71,7 @@ mod tests {
 
     #[test]
     fn deadlines_end_their_day_and_zero_means_none() {
-        let tz: Tz = "UTC".parse().unwrap();
+        let tz = Zone::named("UTC").unwrap();
         assert_eq!(deadline("1970-01-01T00:00:00Z", tz), Ok(0));
         assert_eq!(deadline("2024-01-02", tz), Ok(1_704_239_999));
         assert!(deadline("tomorrow", tz).is_err());

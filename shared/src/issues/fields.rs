@@ -75,7 +75,7 @@ pub fn at_most(field: &'static str, len: usize, max: usize) -> Result<()> {
 
 /// A deadline (end of its day in `tz` unless it carries an offset), 0 for
 /// none.
-pub fn deadline(raw: &str, tz: chrono_tz::Tz) -> Result<i64> {
+pub fn deadline(raw: &str, tz: crate::time::Zone) -> Result<i64> {
     text::deadline(raw, tz).map_err(Error::Deadline)
 }
 
@@ -115,11 +115,11 @@ mod tests {
     #[test]
     fn deadlines_name_their_field() {
         assert_eq!(
-            deadline("1970-01-01T00:00:00Z", chrono_tz::Tz::UTC).unwrap(),
+            deadline("1970-01-01T00:00:00Z", crate::time::Zone::UTC).unwrap(),
             0
         );
         assert!(matches!(
-            deadline("someday", chrono_tz::Tz::UTC),
+            deadline("someday", crate::time::Zone::UTC),
             Err(Error::Deadline(_))
         ));
     }

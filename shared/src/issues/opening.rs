@@ -6,7 +6,7 @@
 //! was read, in the order they always had, so the first failing one is
 //! still the answer. The reply renders from the same reads.
 
-use chrono_tz::Tz;
+use crate::time::Zone;
 
 use super::{
     Error, IssueRecord, Result,
@@ -39,7 +39,7 @@ pub async fn open(
     poster: Poster,
     me: &UserRecord,
     mut draft: Draft,
-    tz: Tz,
+    tz: Zone,
 ) -> Result<Opened> {
     let unit = Unit::for_pull(draft.is_pull);
     // The fields only writers may set are dropped for others.

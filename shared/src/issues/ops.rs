@@ -2,7 +2,7 @@
 //! rules need, applies them ([`super::rules`]) and writes through
 //! [`super::create`], [`super::edit`] and [`super::deps`].
 
-use chrono_tz::Tz;
+use crate::time::Zone;
 
 pub use super::opening::{Opened, open};
 use super::{
@@ -138,7 +138,7 @@ pub async fn edit(
     editor: Editor,
     issue: IssueRecord,
     e: Edit,
-    tz: Tz,
+    tz: Zone,
 ) -> Result<IssueRecord> {
     let title = e
         .title
@@ -233,7 +233,7 @@ pub async fn set_deadline(
     db: &Db,
     issue: IssueRecord,
     raw: Option<String>,
-    tz: Tz,
+    tz: Zone,
 ) -> Result<IssueRecord> {
     let due = match raw {
         Some(d) => fields::deadline(&d, tz)?,

@@ -72,7 +72,7 @@ pub async fn edit(
     repo_id: i64,
     id_or_title: &str,
     option: views::EditMilestoneOption,
-    tz: chrono_tz::Tz,
+    tz: crate::time::Zone,
 ) -> Result<MilestoneRecord> {
     let m = find(db, repo_id, id_or_title).await?;
     let edit = option.parse(tz)?;

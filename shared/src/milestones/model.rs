@@ -76,7 +76,7 @@ pub fn description(raw: Option<String>) -> Result<String> {
 }
 
 /// `due_on`: the end of the given day; null or zero time for none (0).
-pub fn due(raw: Option<&str>, tz: chrono_tz::Tz) -> Result<i64> {
+pub fn due(raw: Option<&str>, tz: crate::time::Zone) -> Result<i64> {
     match raw {
         None => Ok(0),
         Some(r) => text::deadline(r, tz).map_err(Error::DueOn),
@@ -249,7 +249,7 @@ mod tests {
             description(Some("x".repeat(MAX_DESCRIPTION_CHARS + 1))),
             Err(Error::DescriptionTooLong { .. })
         ));
-        let tz = chrono_tz::Tz::UTC;
+        let tz = crate::time::Zone::UTC;
         assert_eq!(due(None, tz).unwrap(), 0);
         assert!(matches!(due(Some("soon"), tz), Err(Error::DueOn(_))));
     }

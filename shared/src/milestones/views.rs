@@ -1,6 +1,6 @@
 //! Gitea's `Milestone` and the option bodies that create and edit one.
 
-use chrono_tz::Tz;
+use crate::time::Zone;
 use serde::{Deserialize, Serialize};
 
 use super::{
@@ -57,7 +57,7 @@ pub struct CreateMilestoneOption {
 
 impl CreateMilestoneOption {
     /// The command, with dates read in `tz` when they carry no offset.
-    pub fn parse(self, tz: Tz) -> Result<NewMilestone> {
+    pub fn parse(self, tz: Zone) -> Result<NewMilestone> {
         Ok(NewMilestone {
             title: model::title(self.title.as_deref().unwrap_or(""))?,
             description: model::description(self.description)?,
@@ -82,7 +82,7 @@ pub struct EditMilestoneOption {
 }
 
 impl EditMilestoneOption {
-    pub fn parse(self, tz: Tz) -> Result<Edit> {
+    pub fn parse(self, tz: Zone) -> Result<Edit> {
         Ok(Edit {
             title: self
                 .title

@@ -123,7 +123,7 @@ pub fn edited_due(
     can_write: bool,
     due_date: Option<Option<&str>>,
     unset: Option<bool>,
-    tz: chrono_tz::Tz,
+    tz: crate::time::Zone,
 ) -> Result<Option<i64>> {
     match (can_write, due_date, unset) {
         (false, _, _) | (true, None, None) => Ok(None),

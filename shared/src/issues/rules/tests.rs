@@ -101,7 +101,7 @@ fn who_may_edit_and_what() {
 
 #[test]
 fn deadline_edits() {
-    let tz = chrono_tz::Tz::UTC;
+    let tz = crate::time::Zone::UTC;
     for (can_write, due, unset, want) in [
         (false, Some(Some("2024-01-02")), Some(true), Ok(None)),
         (true, None, None, Ok(None)),
