@@ -191,26 +191,36 @@ pub fn moves(
         by_scope.entry(scope).or_default().push((name, d));
     }
     for (scope, adds) in by_scope {
-        let expression = adds
-            .iter()
-            .map(|(name, _)| format!("{name} :{name}"))
-            .collect::<Vec<_>>()
-            .join(", ");
-        let values: Vec<(String, aws_sdk_dynamodb::types::AttributeValue)> = adds
-            .iter()
-            .map(|(name, d)| (format!(":{name}"), db::n(*d)))
-            .collect();
-        let values: Vec<(&str, _)> = values
-            .iter()
-            .map(|(k, v)| (k.as_str(), v.clone()))
-            .collect();
-        tx.update(
-            keys::search_counts(&scope),
-            &format!("ADD {expression}"),
-            &values,
-            None,
-        )?;
+        add_to_counter(tx, &scope, &adds)?;
     }
+    Ok(())
+}
+
+/// `ADD`s each named count's delta to one counter item of `scope`.
+pub(crate) fn add_to_counter(
+    tx: &mut Tx,
+    scope: &str,
+    adds: &[(&'static str, i64)],
+) -> Result<(), DbError> {
+    let expression = adds
+        .iter()
+        .map(|(name, _)| format!("{name} :{name}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let values: Vec<(String, aws_sdk_dynamodb::types::AttributeValue)> = adds
+        .iter()
+        .map(|(name, d)| (format!(":{name}"), db::n(*d)))
+        .collect();
+    let values: Vec<(&str, _)> = values
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.clone()))
+        .collect();
+    tx.update(
+        keys::search_counts(scope),
+        &format!("ADD {expression}"),
+        &values,
+        None,
+    )?;
     Ok(())
 }
 

@@ -6,8 +6,6 @@
 
 use std::time::Duration;
 
-use aws_sdk_dynamodb::types::AttributeValue;
-
 use super::{
     super::Result, COUNT_SHARDS, IssueRecord, Listing, OWNER_COUNT_SHARDS, counter_name, entries,
 };
@@ -52,17 +50,7 @@ pub async fn unpublished(db: &Db, repo: &RepoRecord, stats: &RepoStats) {
 /// The repository was deleted: its issues leave every listing and count.
 pub async fn removed(db: &Db, repo: &RepoRecord, stats: &RepoStats) {
     run(db, "index entries of a deleted repository", async {
-        let mut tx = db.tx();
-        add_counts(
-            &mut tx,
-            &super::all_scope(rand::random_range(0..COUNT_SHARDS)),
-            stats,
-            -1,
-        )?;
-        db.transact(tx).await?;
-        if !repo.private {
-            count_public(db, repo, stats, -1).await?;
-        }
+        count_every(db, repo, stats, -1).await?;
         let listing = Listing::of(repo);
         each_issue(db, repo, |mut i| {
             i.listing = Some(listing.clone());
@@ -79,16 +67,22 @@ pub async fn removed(db: &Db, repo: &RepoRecord, stats: &RepoStats) {
 /// Counts a repository's issues written outside the API (seeding): in
 /// every counter they belong to. Their entries are the writer's.
 pub async fn seeded(db: &Db, repo: &RepoRecord, stats: &RepoStats) -> Result<()> {
+    count_every(db, repo, stats, 1).await
+}
+
+/// Moves the repository's counts into (`sign` 1) or out of (-1) every
+/// counter they belong to: all issues, and the public ones when public.
+async fn count_every(db: &Db, repo: &RepoRecord, stats: &RepoStats, sign: i64) -> Result<()> {
     let mut tx = db.tx();
     add_counts(
         &mut tx,
         &super::all_scope(rand::random_range(0..COUNT_SHARDS)),
         stats,
-        1,
+        sign,
     )?;
     db.transact(tx).await?;
     if !repo.private {
-        count_public(db, repo, stats, 1).await?;
+        count_public(db, repo, stats, sign).await?;
     }
     Ok(())
 }
@@ -137,31 +131,14 @@ async fn count_public(db: &Db, repo: &RepoRecord, stats: &RepoStats, sign: i64) 
 }
 
 fn add_counts(tx: &mut db::Tx, scope: &str, s: &RepoStats, sign: i64) -> Result<()> {
-    let values: Vec<(String, AttributeValue)> = [
+    let adds = [
         (false, false, s.num_issues - s.num_closed_issues),
         (false, true, s.num_closed_issues),
         (true, false, s.num_pulls - s.num_closed_pulls),
         (true, true, s.num_closed_pulls),
     ]
-    .into_iter()
-    .map(|(p, c, n)| (format!(":{}", counter_name(p, c)), db::n(sign * n)))
-    .collect();
-    let expression = values
-        .iter()
-        .map(|(v, _)| format!("{} {v}", &v[1..]))
-        .collect::<Vec<_>>()
-        .join(", ");
-    let values: Vec<(&str, AttributeValue)> = values
-        .iter()
-        .map(|(k, v)| (k.as_str(), v.clone()))
-        .collect();
-    tx.update(
-        keys::search_counts(scope),
-        &format!("ADD {expression}"),
-        &values,
-        None,
-    )?;
-    Ok(())
+    .map(|(p, c, n)| (counter_name(p, c), sign * n));
+    Ok(super::add_to_counter(tx, scope, &adds)?)
 }
 
 enum Change {
