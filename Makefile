@@ -22,10 +22,12 @@ fmt:
 routes:
 	cargo xtask routes
 
-# Both SAM validations, offline (needs aws-sam-cli; .ci/run installs it).
+# Both SAM validations and cfn-lint's warnings, offline (needs aws-sam-cli,
+# which brings cfn-lint; .ci/run installs it).
 validate:
 	sam validate --lint --region us-east-1
 	sam validate --region us-east-1
+	cfn-lint template.yaml
 
 # Binary size, cold start, latency and DynamoDB cost per route.
 bench:
