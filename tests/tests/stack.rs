@@ -233,3 +233,27 @@ fn the_dashboard_is_json_and_shows_every_function() {
         assert!(known, "${{{name}}} names nothing");
     }
 }
+
+#[test]
+fn the_example_config_sets_every_parameter() {
+    let t = template();
+    let params: BTreeSet<&str> = t["Parameters"]
+        .as_mapping()
+        .unwrap()
+        .keys()
+        .map(|k| k.as_str().unwrap())
+        .collect();
+    let path = Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../samconfig.example.toml"
+    ));
+    let config: toml::Value = toml::from_str(&fs::read_to_string(path).unwrap()).unwrap();
+    let overrides: BTreeSet<&str> =
+        config["default"]["deploy"]["parameters"]["parameter_overrides"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| o.as_str().unwrap().split('=').next().unwrap())
+            .collect();
+    assert_eq!(overrides, params);
+}
