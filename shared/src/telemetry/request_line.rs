@@ -30,7 +30,7 @@ use crate::{Config, db::MetricsSnapshot, http::Route};
 
 /// API Gateway's name for requests that no route serves; the request line
 /// uses it for them too.
-pub const NO_ROUTE: &str = "$default";
+const NO_ROUTE: &str = "$default";
 
 /// What the request line records about one request.
 pub struct RequestLine<'a> {
