@@ -107,7 +107,7 @@ def spawn(binary, runtime, logs):
         "AWS_LAMBDA_RUNTIME_API": runtime.address, "AWS_LAMBDA_FUNCTION_NAME": "bench",
         "AWS_LAMBDA_FUNCTION_MEMORY_SIZE": "256", "AWS_LAMBDA_FUNCTION_VERSION": "$LATEST",
         "AWS_LAMBDA_LOG_STREAM_NAME": "bench", "AWS_LAMBDA_LOG_GROUP_NAME": "bench",
-        "RUST_LOG": "info",
+        "AWS_LAMBDA_LOG_LEVEL": "INFO",
     })
     proc = subprocess.Popen([binary], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 

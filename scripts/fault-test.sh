@@ -29,7 +29,7 @@ export TABLE_NAME="fault-$api_port"
 export ROOT_URL="http://127.0.0.1:$api_port/" API_URL="http://127.0.0.1:$api_port"
 export BOOTSTRAP_ADMIN_TOKEN="$(python3 -c 'import secrets; print(secrets.token_hex(20))')"
 export BOOTSTRAP_ADMIN_PASSWORD="admin-password-$api_port"
-export RUST_LOG="${RUST_LOG:-warn}"
+export AWS_LAMBDA_LOG_LEVEL="${AWS_LAMBDA_LOG_LEVEL:-WARN}"
 cargo run --quiet -p shared --bin bootstrap >/dev/null
 
 cargo lambda watch --invoke-address 127.0.0.1 --invoke-port "$api_port" \

@@ -26,7 +26,9 @@ export ROOT_URL="http://127.0.0.1:$api_port/"
 export API_URL="http://127.0.0.1:$api_port"
 export BOOTSTRAP_ADMIN_TOKEN="${BOOTSTRAP_ADMIN_TOKEN:-$(python3 -c 'import secrets; print(secrets.token_hex(20))')}"
 export BOOTSTRAP_ADMIN_PASSWORD="${BOOTSTRAP_ADMIN_PASSWORD:-admin-password-$api_port}"
-export RUST_LOG="${RUST_LOG:-warn}"
+# Lambda's ApplicationLogLevel, as the functions read it: warnings and
+# errors, plus the one line per request, which is kept at every level.
+export AWS_LAMBDA_LOG_LEVEL="${AWS_LAMBDA_LOG_LEVEL:-WARN}"
 # Tests that revoke a token expect the next call, on any instance, to fail;
 # the cache has tests of its own (shared/src/auth/cache.rs and
 # functions/accounts/tests/handlers.rs).
@@ -101,7 +103,9 @@ fi
 if ((${#failed[@]})); then
   echo "FAILED test executables: ${failed[*]}" >&2
   echo "--- last errors of the local API (.local/watch-test.log):" >&2
-  grep -a -E '"level":"(ERROR|WARN)"|panicked|ERROR|error' .local/watch-test.log | tail -n 40 >&2 || true
+  # Request lines carry the configured level (WARN here): leave them out.
+  grep -a -v '"message":"request"' .local/watch-test.log |
+    grep -a -E '"level":"(ERROR|WARN)"|panicked|ERROR|error' | tail -n 40 >&2 || true
   exit 1
 fi
 echo "all $(wc -l <"$tests_list") test executables passed"

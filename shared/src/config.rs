@@ -2,7 +2,10 @@
 
 use std::time::Duration;
 
-use crate::time::Zone;
+use crate::{
+    telemetry::emf::{Dimensions, Namespace},
+    time::Zone,
+};
 use url::Url;
 
 /// Settings shared by every function. Built once per process.
@@ -49,6 +52,13 @@ pub struct Config {
     /// How long an instance trusts what a token resolved to
     /// (`TOKEN_CACHE_TTL_SECONDS`, 0 to 30, default 10; 0 turns it off).
     pub token_cache_ttl: Duration,
+    /// CloudWatch namespace of the request line's metrics
+    /// (`METRICS_NAMESPACE`, default `ServerlessForge`; the template sets
+    /// the stack name).
+    pub metrics_namespace: Namespace,
+    /// Dimensions of those metrics (`METRICS_DIMENSIONS`: `function`, the
+    /// default; `route`; or `none` for no custom metrics).
+    pub metrics_dimensions: Dimensions,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -89,6 +99,20 @@ impl Config {
                 problem: format!("unknown time zone {name:?}"),
             })?,
         };
+        let metrics_namespace = match get("METRICS_NAMESPACE") {
+            None => Namespace::default(),
+            Some(v) => Namespace::parse(&v).map_err(|problem| ConfigError {
+                name: "METRICS_NAMESPACE",
+                problem,
+            })?,
+        };
+        let metrics_dimensions = match get("METRICS_DIMENSIONS") {
+            None => Dimensions::default(),
+            Some(v) => Dimensions::parse(&v).ok_or_else(|| ConfigError {
+                name: "METRICS_DIMENSIONS",
+                problem: format!("{v:?} is not one of function, route, none"),
+            })?,
+        };
         let no_reply_address = get("NO_REPLY_ADDRESS")
             .unwrap_or_else(|| format!("noreply.{}", root_url.host_str().unwrap_or("localhost")));
         Ok(Self {
@@ -120,6 +144,8 @@ impl Config {
                     });
                 }
             },
+            metrics_namespace,
+            metrics_dimensions,
         })
     }
 
@@ -246,5 +272,31 @@ mod tests {
         assert_eq!(e.name, "MAX_PAGE_SIZE");
         let e = from(&[("DISPLAY_TIME_ZONE", "Mars/Base")]).unwrap_err();
         assert_eq!(e.name, "DISPLAY_TIME_ZONE");
+    }
+
+    #[test]
+    fn metrics_go_to_a_namespace_per_function_unless_configured() {
+        let c = from(&[]).unwrap();
+        assert_eq!(c.metrics_namespace.as_str(), "ServerlessForge");
+        assert_eq!(c.metrics_dimensions, Dimensions::Function);
+        let c = from(&[
+            ("METRICS_NAMESPACE", "forge-prod"),
+            ("METRICS_DIMENSIONS", "route"),
+        ])
+        .unwrap();
+        assert_eq!(c.metrics_namespace.as_str(), "forge-prod");
+        assert_eq!(c.metrics_dimensions, Dimensions::Route);
+        let off = from(&[("METRICS_DIMENSIONS", "none")]).unwrap();
+        assert_eq!(off.metrics_dimensions, Dimensions::None);
+        for (name, value) in [
+            ("METRICS_DIMENSIONS", "status"),
+            ("METRICS_DIMENSIONS", "Function"),
+            ("METRICS_NAMESPACE", "AWS/Lambda"),
+            ("METRICS_NAMESPACE", "line\nbreak"),
+        ] {
+            let e = from(&[(name, value)]).unwrap_err();
+            assert_eq!(e.name, name, "{value:?}");
+            assert!(e.to_string().contains(&format!("{value:?}")), "{e}");
+        }
     }
 }

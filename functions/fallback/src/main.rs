@@ -5,5 +5,5 @@ mod table;
 
 #[tokio::main]
 async fn main() -> Result<(), lambda_http::Error> {
-    shared::http::fallback::run(table::ROUTES).await
+    shared::http::fallback::run(env!("CARGO_PKG_NAME"), table::ROUTES).await
 }

@@ -10,7 +10,7 @@ use std::{convert::Infallible, sync::Arc, time::Instant};
 use lambda_http::{Request, RequestExt, http::HeaderValue};
 
 use super::{Dialect, Response};
-use crate::{Config, Error};
+use crate::{Config, Error, db::MetricsSnapshot, telemetry::RequestLine};
 
 /// One served route, as `cargo xtask routes` lists them for the fallback.
 pub struct Known {
@@ -111,13 +111,17 @@ fn first_segment(path: &str) -> Option<&str> {
 }
 
 /// The fallback function's Lambda entry point: configuration once per cold
-/// start (no database client), then one answer per event.
-pub async fn run(routes: &'static [Known]) -> Result<(), lambda_http::Error> {
+/// start (no database client), then one answer per event. `function` is
+/// the crate's name, for the request line.
+pub async fn run(
+    function: &'static str,
+    routes: &'static [Known],
+) -> Result<(), lambda_http::Error> {
     crate::telemetry::init();
     let config: &'static Arc<Config> = Box::leak(Box::new(Arc::new(Config::from_env()?)));
     let table: &'static Table = Box::leak(Box::new(Table::new(routes)));
     let handler = lambda_http::service_fn(move |req: Request| async move {
-        Ok::<_, Infallible>(answer(table, config, &req))
+        Ok::<_, Infallible>(answer(function, table, config, &req))
     });
     #[cfg(debug_assertions)]
     return lambda_http::runtime(handler)
@@ -128,7 +132,7 @@ pub async fn run(routes: &'static [Known]) -> Result<(), lambda_http::Error> {
     lambda_http::run(handler).await
 }
 
-fn answer(table: &Table, config: &Arc<Config>, req: &Request) -> Response {
+fn answer(function: &str, table: &Table, config: &Arc<Config>, req: &Request) -> Response {
     let started = Instant::now();
     let request_id = req
         .lambda_context_ref()
@@ -150,16 +154,18 @@ fn answer(table: &Table, config: &Arc<Config>, req: &Request) -> Response {
     if let Ok(v) = HeaderValue::from_str(&request_id) {
         res.headers_mut().insert("x-request-id", v);
     }
-    tracing::info!(
-        request_id,
+    RequestLine {
+        function,
+        request_id: &request_id,
         method,
         path,
-        route = "$default",
-        status = res.status().as_u16(),
-        latency_ms = started.elapsed().as_millis() as u64,
-        db_round_trips = 0,
-        "request"
-    );
+        route: None,
+        user: None,
+        status: res.status().as_u16(),
+        latency: started.elapsed(),
+        cost: &MetricsSnapshot::default(),
+    }
+    .write(&config);
     res
 }
 

@@ -14,12 +14,15 @@ use crate::{
     auth::{self, Caller, TokenCache},
     db::{self, Db},
     http::Dialect,
+    telemetry::RequestLine,
 };
 
 pub type BoxFuture<'a> = Pin<Box<dyn Future<Output = Result<Response>> + Send + 'a>>;
 
 /// What `routes!` generates for a function.
 pub trait Service: Send + Sync + 'static {
+    /// The function crate's name: the `Function` dimension of its metrics.
+    const FUNCTION: &'static str;
     const DIALECT: Dialect;
     fn routes() -> &'static [Route];
     fn router() -> &'static PathRouter;
@@ -91,6 +94,8 @@ macro_rules! routes {
         static ROUTER: std::sync::OnceLock<$crate::http::PathRouter> = std::sync::OnceLock::new();
 
         impl $crate::http::Service for Api {
+            // Expanded in the function's crate, so its name, not `shared`.
+            const FUNCTION: &'static str = env!("CARGO_PKG_NAME");
             const DIALECT: $crate::http::Dialect = $crate::http::Dialect::$dialect;
             fn routes() -> &'static [$crate::http::Route] {
                 ROUTES
@@ -152,7 +157,25 @@ pub async fn handle<S: Service>(app: &App, req: Request) -> Response {
         e.into_response(S::DIALECT, &config, &request_id)
     };
 
-    let prepared = Box::pin(prepare::<S>(app, &config, req, db.clone(), &request_id)).await;
+    // Matched first, so that the request line names the route even when
+    // the request fails before its handler (401, 403, 413).
+    let found = S::router().find(&method, &path);
+    let matched = found.as_ref().ok().map(|(index, _)| &S::routes()[*index]);
+    let prepared = match found {
+        Ok((index, params)) => {
+            let cx = Box::pin(prepare::<S>(
+                app,
+                &config,
+                req,
+                index,
+                params,
+                db.clone(),
+                &request_id,
+            ));
+            cx.await.map(|cx| (index, cx))
+        }
+        Err(e) => Err(e),
+    };
     let (route, user, mut res) = match prepared {
         Ok((index, cx)) => {
             let route = &S::routes()[index];
@@ -174,34 +197,32 @@ pub async fn handle<S: Service>(app: &App, req: Request) -> Response {
         res.headers_mut().insert("x-request-id", v);
     }
     let cost = db.metrics();
-    tracing::info!(
-        request_id,
-        method,
-        path,
-        route = route.map_or("", |r| r.path),
-        user,
-        status = res.status().as_u16(),
-        latency_ms = started.elapsed().as_millis() as u64,
-        db_round_trips = cost.round_trips,
-        db_sequential = cost.sequential,
-        db_read_units = cost.read_units,
-        db_write_units = cost.write_units,
-        db_calls = ?cost.calls,
-        "request"
-    );
+    RequestLine {
+        function: S::FUNCTION,
+        request_id: &request_id,
+        method: &method,
+        path: &path,
+        route: matched,
+        user: user.as_deref(),
+        status: res.status().as_u16(),
+        latency: started.elapsed(),
+        cost: &cost,
+    }
+    .write(&app.config);
     res
 }
 
-/// Everything before the handler: route match, body limit, credentials,
-/// the route's guard.
+/// Everything between the route match and the handler: body limit,
+/// credentials, the route's guard.
 async fn prepare<S: Service>(
     app: &App,
     config: &Arc<Config>,
     req: Request,
+    index: usize,
+    params: Vec<(String, String)>,
     db: Db,
     request_id: &str,
-) -> Result<(usize, Ctx)> {
-    let (index, params) = S::router().find(req.method().as_str(), req.uri().path())?;
+) -> Result<Ctx> {
     let route = S::routes()[index];
     let query = Query::parse(req.uri().query());
     let (parts, body) = req.into_parts();
@@ -234,7 +255,7 @@ async fn prepare<S: Service>(
     };
     extract::check_guard(&caller, route.guard, cx.method.as_str(), S::DIALECT)?;
     cx.caller = caller;
-    Ok((index, cx))
+    Ok(cx)
 }
 
 /// The route's own checks around its handler: `public-only` tokens, the

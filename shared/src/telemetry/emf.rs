@@ -1,0 +1,166 @@
+//! CloudWatch Embedded Metric Format: the `_aws` object that makes a log
+//! line a metrics document. CloudWatch Logs reads it when the line arrives
+//! and records the named top-level numbers as metrics, so the functions
+//! publish metrics without a single extra call. Spec:
+//! <https://docs.aws.amazon.com/AmazonCloudWatch/latest/monitoring/CloudWatch_Embedded_Metric_Format_Specification.html>
+//!
+//! Every (metric, dimension values) pair is a custom metric billed for each
+//! hour it receives data, so the dimensions stay few: the function, and at
+//! most the route. Status codes are counted (`ClientErrors`,
+//! `ServerErrors`), never dimensions.
+
+use serde::Serialize;
+
+/// One metric of the request line: its top-level key and its unit.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct Metric {
+    pub name: &'static str,
+    pub unit: &'static str,
+}
+
+/// The metrics every request line declares. The CloudWatch dashboard and
+/// alarms in template.yaml refer to these names.
+pub const METRICS: &[Metric] = &[
+    Metric {
+        name: "Latency",
+        unit: "Milliseconds",
+    },
+    Metric {
+        name: "ReadUnits",
+        unit: "Count",
+    },
+    Metric {
+        name: "WriteUnits",
+        unit: "Count",
+    },
+    Metric {
+        name: "ClientErrors",
+        unit: "Count",
+    },
+    Metric {
+        name: "ServerErrors",
+        unit: "Count",
+    },
+];
+
+/// Which dimensions the metrics get (`METRICS_DIMENSIONS`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Dimensions {
+    /// Per function: `[["Function"]]`.
+    #[default]
+    Function,
+    /// Per function and route: `[["Function", "Route"]]`.
+    Route,
+    /// No `_aws` object, so no custom metrics; the line keeps its numbers
+    /// for Logs Insights.
+    None,
+}
+
+impl Dimensions {
+    pub fn parse(value: &str) -> Option<Self> {
+        match value {
+            "function" => Some(Self::Function),
+            "route" => Some(Self::Route),
+            "none" => Some(Self::None),
+            _ => None,
+        }
+    }
+
+    fn sets(self) -> Option<&'static [&'static [&'static str]]> {
+        match self {
+            Self::Function => Some(&[&["Function"]]),
+            Self::Route => Some(&[&["Function", "Route"]]),
+            Self::None => None,
+        }
+    }
+}
+
+/// The CloudWatch namespace of the metrics (`METRICS_NAMESPACE`): printable
+/// ASCII, 1 to 255 characters, not under AWS's own `AWS/`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Namespace(String);
+
+impl Namespace {
+    pub fn parse(value: &str) -> Result<Self, String> {
+        if value.trim().is_empty() || value.len() > 255 {
+            return Err(format!("{value:?} must have 1 to 255 characters"));
+        }
+        if !value.bytes().all(|b| b.is_ascii() && !b.is_ascii_control()) {
+            return Err(format!("{value:?} must be printable ASCII"));
+        }
+        if value.starts_with("AWS/") {
+            return Err(format!("{value:?} is under AWS/, which is AWS's own"));
+        }
+        Ok(Self(value.to_owned()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl Default for Namespace {
+    fn default() -> Self {
+        Self("ServerlessForge".into())
+    }
+}
+
+/// The `_aws` member of a line.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "PascalCase")]
+pub struct Metadata<'a> {
+    /// Milliseconds since the Unix epoch.
+    timestamp: u64,
+    cloud_watch_metrics: [Directive<'a>; 1],
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "PascalCase")]
+struct Directive<'a> {
+    namespace: &'a str,
+    dimensions: &'static [&'static [&'static str]],
+    metrics: &'static [Metric],
+}
+
+impl<'a> Metadata<'a> {
+    /// `None` when the metrics are off.
+    pub fn new(namespace: &'a Namespace, dimensions: Dimensions, timestamp: u64) -> Option<Self> {
+        let directive = Directive {
+            namespace: namespace.as_str(),
+            dimensions: dimensions.sets()?,
+            metrics: METRICS,
+        };
+        Some(Self {
+            timestamp,
+            cloud_watch_metrics: [directive],
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn namespaces_are_printable_ascii_outside_aws() {
+        for ok in ["ServerlessForge", "forge-prod", "My App/api: v1#2_x."] {
+            assert!(Namespace::parse(ok).is_ok(), "{ok:?}");
+        }
+        let long = "n".repeat(256);
+        for bad in ["", "  ", "AWS/Lambda", "tab\there", "café", long.as_str()] {
+            assert!(Namespace::parse(bad).is_err(), "{bad:?}");
+        }
+        assert_eq!(Namespace::default().as_str(), "ServerlessForge");
+    }
+
+    #[test]
+    fn dimensions_are_the_template_values() {
+        assert_eq!(Dimensions::parse("function"), Some(Dimensions::Function));
+        assert_eq!(Dimensions::parse("route"), Some(Dimensions::Route));
+        assert_eq!(Dimensions::parse("none"), Some(Dimensions::None));
+        assert_eq!(Dimensions::parse("Route"), None);
+        assert_eq!(Dimensions::parse("status"), None);
+        assert_eq!(Dimensions::default(), Dimensions::Function);
+    }
+}
