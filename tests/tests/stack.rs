@@ -232,6 +232,22 @@ fn the_dashboard_is_json_and_shows_every_function() {
         let known = name.starts_with("AWS::") || resources(&t).contains_key(name.as_str());
         assert!(known, "${{{name}}} names nothing");
     }
+    // The per-request metrics it graphs are ones the functions emit.
+    for w in widgets {
+        for m in w["properties"]["metrics"].as_array().into_iter().flatten() {
+            let Some(search) = m[0]["expression"].as_str() else {
+                continue;
+            };
+            let name = search.split("MetricName=\"").nth(1).unwrap();
+            let name = &name[..name.find('"').unwrap()];
+            assert!(
+                shared::telemetry::emf::METRICS
+                    .iter()
+                    .any(|m| m.name == name),
+                "the dashboard graphs {name}, which no function emits"
+            );
+        }
+    }
 }
 
 #[test]
