@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `make test`: every test of the workspace against real DynamoDB Local,
 # then the Swagger UI page in headless Chromium, schemathesis over the
-# OpenAPI document and the fault test.
+# OpenAPI document and the fault test, then whether the functions used
+# exactly the DynamoDB actions they are granted.
 # Starts an in-memory DynamoDB Local on a free port unless DYNAMODB_ENDPOINT
 # is given, builds the function binaries, serves them with
 # `cargo lambda watch` on a free port for the black-box tests, runs
@@ -33,6 +34,11 @@ export AWS_LAMBDA_LOG_LEVEL="${AWS_LAMBDA_LOG_LEVEL:-WARN}"
 # the cache has tests of its own (shared/src/auth/cache.rs and
 # functions/accounts/tests/handlers.rs).
 export TOKEN_CACHE_TTL_SECONDS="${TOKEN_CACHE_TTL_SECONDS:-0}"
+# Each function process appends the DynamoDB actions it uses (and any its
+# grant refused) here, once each (shared/src/db/access.rs); checked at the
+# end against the grants.
+export DYNAMODB_ACTIONS_LOG="$ROOT/.local/dynamodb-actions-$api_port.log"
+: >"$DYNAMODB_ACTIONS_LOG"
 
 # Build the tests, and the function binaries exactly as the emulator's
 # `cargo run --bin <fn>` will ask for them (without the test-only feature
@@ -98,6 +104,17 @@ fi
 if [ -z "${SKIP_FAULT_TEST:-}" ]; then
   echo "== fault test (scripts/fault-test.sh)"
   scripts/fault-test.sh || failed+=("fault-test")
+fi
+
+# No function called DynamoDB outside its grant (its `routes!` table, which
+# template.yaml's policy is written from), and, on a full run, each used
+# every action it is granted unless the grant marks it rare
+# (xtask/src/grants.rs).
+echo "== DynamoDB grants ($DYNAMODB_ACTIONS_LOG)"
+if (($#)); then
+  if grep -a '^denied ' "$DYNAMODB_ACTIONS_LOG"; then failed+=("dynamodb-grants"); fi
+else
+  cargo xtask grants "$DYNAMODB_ACTIONS_LOG" || failed+=("dynamodb-grants")
 fi
 
 if ((${#failed[@]})); then

@@ -3,12 +3,19 @@
 //! generated from it (`make routes`), and the OpenAPI document is written
 //! by hand. These tests fail as soon as any of them disagrees with the
 //! code, and when template.yaml's table differs from the one the code
-//! creates.
+//! creates. `policies` does the same for each function's IAM statements
+//! and its DynamoDB grant.
+
+#[path = "agreement/policies.rs"]
+mod policies;
 
 use std::{collections::BTreeSet, fs, path::Path};
 
 use serde_yaml::Value as Yaml;
-use shared::{db::table, http::Route};
+use shared::{
+    db::{Grant, table},
+    http::Route,
+};
 
 type Entry = (String, String, String); // (function, METHOD, path)
 
@@ -16,26 +23,31 @@ fn root() -> &'static Path {
     Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
 }
 
-/// Every function crate and its route table. A new function must be added
-/// here (a test below checks that functions/ holds no other crate).
-fn functions() -> Vec<(&'static str, &'static [Route])> {
+/// Every function crate, its route table and DynamoDB grant. A new
+/// function must be added here (a test below checks that functions/ holds
+/// no other crate).
+fn functions() -> Vec<(&'static str, &'static [Route], &'static Grant)> {
     vec![
-        ("accounts", accounts::ROUTES),
-        ("app-create", app_create::ROUTES),
-        ("app-crud", app_crud::ROUTES),
-        ("infra", infra::ROUTES),
-        ("issue-search", issue_search::ROUTES),
-        ("docs", docs::ROUTES),
-        ("issues", issues::ROUTES),
-        ("milestones", milestones::ROUTES),
-        ("repos", repos::ROUTES),
+        ("accounts", accounts::ROUTES, &accounts::DYNAMODB),
+        ("app-create", app_create::ROUTES, &app_create::DYNAMODB),
+        ("app-crud", app_crud::ROUTES, &app_crud::DYNAMODB),
+        ("infra", infra::ROUTES, &infra::DYNAMODB),
+        (
+            "issue-search",
+            issue_search::ROUTES,
+            &issue_search::DYNAMODB,
+        ),
+        ("docs", docs::ROUTES, &docs::DYNAMODB),
+        ("issues", issues::ROUTES, &issues::DYNAMODB),
+        ("milestones", milestones::ROUTES, &milestones::DYNAMODB),
+        ("repos", repos::ROUTES, &repos::DYNAMODB),
     ]
 }
 
 fn from_code() -> BTreeSet<Entry> {
     functions()
         .into_iter()
-        .flat_map(|(f, routes)| {
+        .flat_map(|(f, routes, _)| {
             routes
                 .iter()
                 .map(move |r| (f.to_string(), r.method.to_string(), r.path.to_string()))
@@ -75,28 +87,34 @@ fn template() -> Yaml {
     serde_yaml::from_str(&fs::read_to_string(root().join("template.yaml")).unwrap()).unwrap()
 }
 
-fn from_template() -> BTreeSet<Entry> {
+/// Each function of template.yaml: its binary's name and its properties.
+fn template_functions() -> Vec<(String, Yaml)> {
     let t = template();
+    t["Resources"]
+        .as_mapping()
+        .unwrap()
+        .values()
+        .filter(|res| res["Type"].as_str() == Some("AWS::Serverless::Function"))
+        .map(|res| {
+            let binary = res["Metadata"]["BuildProperties"]["Binary"]
+                .as_str()
+                .expect("each function names its binary");
+            (binary.to_string(), res["Properties"].clone())
+        })
+        .collect()
+}
+
+fn from_template() -> BTreeSet<Entry> {
     let mut out = BTreeSet::new();
-    for (_, res) in t["Resources"].as_mapping().unwrap() {
-        if res["Type"].as_str() != Some("AWS::Serverless::Function") {
-            continue;
-        }
-        let binary = res["Metadata"]["BuildProperties"]["Binary"]
-            .as_str()
-            .expect("each function names its binary");
+    for (binary, props) in template_functions() {
         if binary == "fallback" {
             continue; // API Gateway's $default route, no path of its own
         }
-        for (_, ev) in res["Properties"]["Events"]
-            .as_mapping()
-            .into_iter()
-            .flatten()
-        {
+        for (_, ev) in props["Events"].as_mapping().into_iter().flatten() {
             assert_eq!(ev["Type"].as_str(), Some("HttpApi"));
             let p = &ev["Properties"];
             out.insert((
-                binary.into(),
+                binary.clone(),
                 p["Method"].as_str().unwrap().to_uppercase(),
                 p["Path"].as_str().unwrap().into(),
             ));
@@ -161,7 +179,7 @@ fn every_function_crate_is_checked() {
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     dirs.sort();
-    let mut known: Vec<String> = functions().iter().map(|(f, _)| f.to_string()).collect();
+    let mut known: Vec<String> = functions().iter().map(|(f, _, _)| f.to_string()).collect();
     known.push("fallback".into());
     known.sort();
     assert_eq!(dirs, known, "add new functions to functions() in this file");
@@ -239,7 +257,7 @@ fn template_table_matches_the_code() {
 fn all_routes() -> Vec<(&'static str, Route)> {
     functions()
         .into_iter()
-        .flat_map(|(f, routes)| routes.iter().map(move |r| (f, *r)))
+        .flat_map(|(f, routes, _)| routes.iter().map(move |r| (f, *r)))
         .collect()
 }
 

@@ -1,31 +1,47 @@
 //! `cargo xtask routes [--check]`: each function's `ROUTES` (its
-//! `shared::routes!` table) is the one written route table. This writes it
-//! into the two places that must repeat it, inside their marked regions:
-//! the `cargo lambda watch` router in Cargo.toml and each function's
-//! HttpApi `Events:` in template.yaml. Everything outside the markers is
-//! left byte for byte. `--check` writes nothing and fails when a region is
-//! stale (CI and `make lint` run it).
+//! `shared::routes!` table) is the one written route table, and its
+//! `DYNAMODB` grant the one written list of what it may call in DynamoDB.
+//! This writes them into the places that must repeat them, inside their
+//! marked regions: the `cargo lambda watch` router in Cargo.toml, each
+//! function's HttpApi `Events:` and IAM `Policies:` in template.yaml, and
+//! the fallback's route list. Everything outside the markers is left byte
+//! for byte. `--check` writes nothing and fails when a region is stale (CI
+//! and `make lint` run it).
+//!
+//! `cargo xtask grants <actions log>`: after a test run that set
+//! `DYNAMODB_ACTIONS_LOG` (scripts/test.sh), fails when a function was
+//! refused a call, or holds a grant no test used that is not marked rare.
+
+mod grants;
 
 use std::{fs, path::PathBuf, process::ExitCode};
 
-use shared::http::Route;
+use shared::{
+    db::{Grant, Resource},
+    http::Route,
+};
 
-/// Every function crate (binary name, route table), in the order of their
-/// blocks in template.yaml; the router lists paths in this order too.
 /// The functions of the deploy API (Coolify's dialect); the rest speak
 /// Gitea's.
 const DEPLOY: &[&str] = &["app-create", "app-crud", "infra"];
 
-const FUNCTIONS: &[(&str, &[Route])] = &[
-    ("accounts", accounts::ROUTES),
-    ("repos", repos::ROUTES),
-    ("milestones", milestones::ROUTES),
-    ("issues", issues::ROUTES),
-    ("issue-search", issue_search::ROUTES),
-    ("docs", docs::ROUTES),
-    ("app-create", app_create::ROUTES),
-    ("app-crud", app_crud::ROUTES),
-    ("infra", infra::ROUTES),
+/// Every function crate (binary name, route table, DynamoDB grant), in the
+/// order of their blocks in template.yaml; the router lists paths in this
+/// order too.
+const FUNCTIONS: &[(&str, &[Route], &Grant)] = &[
+    ("accounts", accounts::ROUTES, &accounts::DYNAMODB),
+    ("repos", repos::ROUTES, &repos::DYNAMODB),
+    ("milestones", milestones::ROUTES, &milestones::DYNAMODB),
+    ("issues", issues::ROUTES, &issues::DYNAMODB),
+    (
+        "issue-search",
+        issue_search::ROUTES,
+        &issue_search::DYNAMODB,
+    ),
+    ("docs", docs::ROUTES, &docs::DYNAMODB),
+    ("app-create", app_create::ROUTES, &app_create::DYNAMODB),
+    ("app-crud", app_crud::ROUTES, &app_crud::DYNAMODB),
+    ("infra", infra::ROUTES, &infra::DYNAMODB),
 ];
 
 /// The function behind the catch-all route (`$default` on AWS): every
@@ -40,19 +56,20 @@ const END: &str = "# END GENERATED";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let check = match args.iter().map(String::as_str).collect::<Vec<_>>()[..] {
-        ["routes"] => false,
-        ["routes", "--check"] => true,
+    let done = match args.iter().map(String::as_str).collect::<Vec<_>>()[..] {
+        ["routes"] => routes(false),
+        ["routes", "--check"] => routes(true),
+        ["grants", log] => grants::check(FUNCTIONS, log),
         _ => {
-            eprintln!("usage: cargo xtask routes [--check]");
+            eprintln!("usage: cargo xtask routes [--check] | cargo xtask grants <actions log>");
             return ExitCode::from(2);
         }
     };
-    match routes(check) {
+    match done {
         Ok(true) => ExitCode::SUCCESS,
         Ok(false) => ExitCode::FAILURE,
         Err(e) => {
-            eprintln!("xtask routes: {e}");
+            eprintln!("xtask: {e}");
             ExitCode::FAILURE
         }
     }
@@ -95,7 +112,7 @@ fn every_function_listed(root: &std::path::Path) -> Result<(), String> {
     for entry in fs::read_dir(&dir).map_err(|e| format!("{}: {e}", dir.display()))? {
         let name = entry.map_err(|e| e.to_string())?.file_name();
         let name = name.to_string_lossy();
-        if name != FALLBACK && !FUNCTIONS.iter().any(|(f, _)| *f == name) {
+        if name != FALLBACK && !FUNCTIONS.iter().any(|(f, _, _)| *f == name) {
             return Err(format!(
                 "functions/{name} is not in xtask's FUNCTIONS (xtask/src/main.rs)"
             ));
@@ -108,7 +125,7 @@ fn every_function_listed(root: &std::path::Path) -> Result<(), String> {
 /// order.
 fn paths() -> Vec<(&'static str, Vec<(&'static str, &'static str)>)> {
     let mut paths: Vec<(&str, Vec<(&str, &str)>)> = Vec::new();
-    for (function, routes) in FUNCTIONS {
+    for (function, routes, _) in FUNCTIONS {
         for r in *routes {
             match paths.iter_mut().find(|(p, _)| *p == r.path) {
                 Some((_, methods)) => methods.push((r.method, function)),
@@ -146,7 +163,7 @@ fn cargo_toml(text: &str) -> Result<String, String> {
 /// dialect without loading any function's code.
 fn fallback_table(text: &str) -> Result<String, String> {
     let mut out = String::from("#[rustfmt::skip]\npub const ROUTES: &[Known] = &[\n");
-    for (function, routes) in FUNCTIONS {
+    for (function, routes, _) in FUNCTIONS {
         let deploy = DEPLOY.contains(function);
         for r in *routes {
             out += &format!(
@@ -159,10 +176,11 @@ fn fallback_table(text: &str) -> Result<String, String> {
     replace(text, "", &out)
 }
 
-/// Each function's HttpApi events, in its region inside `Events:`.
+/// Each function's HttpApi events, in its region inside `Events:`, and
+/// its IAM statements, in its region inside `Policies:`.
 fn template_yaml(text: &str) -> Result<String, String> {
     let mut text = text.to_string();
-    for (function, routes) in FUNCTIONS {
+    for (function, routes, grant) in FUNCTIONS {
         let mut out = String::new();
         let mut names = Vec::new();
         for r in *routes {
@@ -178,8 +196,50 @@ fn template_yaml(text: &str) -> Result<String, String> {
             names.push(name);
         }
         text = replace(&text, &format!(" ({function})"), &out)?;
+        text = policies(&text, function, grant)?;
     }
     Ok(text)
+}
+
+/// The function's inline IAM policy: its table actions on the table, its
+/// index actions on the indexes. A function with an empty grant has no
+/// `Policies:` (and so no region) at all.
+fn policies(text: &str, function: &str, grant: &Grant) -> Result<String, String> {
+    if grant.function != function {
+        return Err(format!("{function}: its grant names {}", grant.function));
+    }
+    let tag = format!(" ({function} policy)");
+    if grant.is_empty() {
+        if text.contains(&format!("{BEGIN}{tag}")) {
+            return Err(format!(
+                "{function} may not call DynamoDB: remove its `Policies:` and markers"
+            ));
+        }
+        return Ok(text.to_string());
+    }
+    let mut out = String::from("        - Version: \"2012-10-17\"\n          Statement:\n");
+    for (on, actions) in [
+        (Resource::Table, grant.table),
+        (Resource::Indexes, grant.indexes),
+    ] {
+        if actions.is_empty() {
+            continue;
+        }
+        out += "            - Effect: Allow\n              Action:\n";
+        for a in actions {
+            out += &format!("                - {}\n", a.iam());
+        }
+        out += &format!("              Resource: {}\n", resource_arn(on));
+    }
+    replace(text, &tag, &out)
+}
+
+/// How template.yaml names the ARN a permission is granted on.
+fn resource_arn(on: Resource) -> &'static str {
+    match on {
+        Resource::Table => "!GetAtt Table.Arn",
+        Resource::Indexes => "!Sub \"${Table.Arn}/index/*\"",
+    }
 }
 
 /// The event's logical id: `<Method><PathWords>`, from the path after

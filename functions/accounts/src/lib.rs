@@ -12,6 +12,7 @@ mod users;
 
 use shared::{
     auth::scope::Category::{Admin, Organization, User},
+    db::Action::{BatchGetItem, DeleteItem, GetItem, PutItem, Query, UpdateItem},
     http::{
         Guard::{Open, Scope},
         Limits,
@@ -21,6 +22,12 @@ use shared::{
 
 shared::routes! {
     dialect: Tracker;
+    dynamodb {
+        table: &[GetItem, BatchGetItem, Query, PutItem, UpdateItem, DeleteItem],
+        // public-only tokens' check of org-wide changes (visibility index)
+        indexes: &[Query],
+        rare: &[],
+    };
     GET "/api/v1/version" {
         guard: Open, sees: &[Nothing], idempotent: false, limits: Limits::SMALL,
     } => meta::version;

@@ -7,12 +7,21 @@ use lambda_http::http::StatusCode;
 use shared::{
     Result,
     auth::scope::Ability::Write,
+    db::Action::{BatchGetItem, DeleteItem, GetItem, PutItem, Query, UpdateItem},
     deploy::{create, model::fields::Endpoint},
     http::{Ctx, Guard::Ability, Limits, Response, Sees, deploy_team},
 };
 
 shared::routes! {
     dialect: Deploy;
+    dynamodb {
+        table: &[GetItem, BatchGetItem, Query, PutItem, UpdateItem, DeleteItem],
+        indexes: &[],
+        rare: &[(
+            DeleteItem,
+            "only to release an Idempotency-Key after a 5xx (shared/src/http/idempotency.rs)",
+        )],
+    };
     POST "/api/v1/applications/public" {
         guard: Ability(Write), sees: Sees::DEPLOY, idempotent: true, limits: Limits::FILES,
     } => public;

@@ -7,6 +7,7 @@ use serde_json::{Value, json};
 use shared::{
     Result,
     auth::scope::Ability::{Read, Write},
+    db::Action::{BatchGetItem, DeleteItem, GetItem, PutItem, Query, UpdateItem},
     deploy::{apps, patch, views},
     http::{Ctx, Guard::Ability, Limits, Response, Sees, deploy_team, limits::ListFitter},
 };
@@ -40,6 +41,12 @@ const LIST: Limits = Limits {
 
 shared::routes! {
     dialect: Deploy;
+    dynamodb {
+        table: &[GetItem, BatchGetItem, Query, PutItem, UpdateItem, DeleteItem],
+        // an application's deployments
+        indexes: &[Query],
+        rare: &[],
+    };
     GET "/api/v1/applications" {
         guard: Ability(Read), sees: Sees::DEPLOY, idempotent: false, limits: LIST,
     } => list;

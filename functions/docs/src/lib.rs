@@ -18,6 +18,12 @@ const OPENAPI: &str = include_str!(concat!(env!("OUT_DIR"), "/openapi.json"));
 
 shared::routes! {
     dialect: Tracker;
+    // Static pages: no table access (nor credentials to look up).
+    dynamodb {
+        table: &[],
+        indexes: &[],
+        rare: &[],
+    };
     GET "/swagger.v1.json" {
         guard: Open, sees: &[Nothing], idempotent: false, limits: Limits::SMALL,
     } => swagger_json;

@@ -7,6 +7,7 @@ mod handlers;
 
 use shared::{
     auth::scope::Ability::{Read, Write},
+    db::Action::{BatchWriteItem, DeleteItem, GetItem, PutItem, Query, UpdateItem},
     http::{Guard::Ability, Limits, Sees},
 };
 
@@ -25,6 +26,13 @@ const SUMMARY: Limits = Limits {
 
 shared::routes! {
     dialect: Deploy;
+    dynamodb {
+        // BatchWriteItem: the children of a deleted server or project
+        table: &[GetItem, Query, PutItem, UpdateItem, DeleteItem, BatchWriteItem],
+        // deployment listings
+        indexes: &[Query],
+        rare: &[],
+    };
     GET "/api/v1/projects" {
         guard: Ability(Read), sees: Sees::DEPLOY, idempotent: false, limits: SUMMARY,
     } => handlers::list_projects;

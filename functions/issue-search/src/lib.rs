@@ -7,6 +7,7 @@ mod handlers;
 
 use shared::{
     auth::scope::Category::Issue,
+    db::Action::{BatchGetItem, GetItem, Query},
     http::{
         Guard::Scope,
         Limits,
@@ -16,6 +17,12 @@ use shared::{
 
 shared::routes! {
     dialect: Tracker;
+    // Read-only: listings and search never write.
+    dynamodb {
+        table: &[GetItem, BatchGetItem, Query],
+        indexes: &[Query],
+        rare: &[],
+    };
     // Search shows only what the token may see (private things are left
     // out for `public-only` tokens).
     GET "/api/v1/repos/issues/search" {

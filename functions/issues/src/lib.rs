@@ -13,11 +13,27 @@ mod pulls;
 
 use shared::{
     auth::scope::Category::Issue,
+    db::Action::{
+        BatchGetItem, BatchWriteItem, ConditionCheckItem, DeleteItem, GetItem, PutItem, Query,
+        UpdateItem,
+    },
     http::{Guard::Scope, Limits, Sees},
 };
 
 shared::routes! {
     dialect: Tracker;
+    dynamodb {
+        table: &[
+            GetItem, BatchGetItem, Query, PutItem, UpdateItem, DeleteItem,
+            // dependencies require both issues to exist
+            ConditionCheckItem,
+            // cleanup after deletes; index entries past the transaction limit
+            BatchWriteItem,
+        ],
+        // comment listings and removals
+        indexes: &[Query],
+        rare: &[],
+    };
     POST "/api/v1/repos/{owner}/{repo}/issues" {
         guard: Scope(Issue), sees: Sees::REPO, idempotent: true, limits: Limits::TEXT,
     } => handlers::create;

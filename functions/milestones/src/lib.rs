@@ -6,6 +6,7 @@ mod handlers;
 
 use shared::{
     auth::scope::Category::Issue,
+    db::Action::{BatchGetItem, DeleteItem, GetItem, PutItem, Query, UpdateItem},
     http::{Guard::Scope, Limits, Sees},
 };
 
@@ -14,6 +15,11 @@ const LIST: Limits = Limits::list(&["description"]);
 
 shared::routes! {
     dialect: Tracker;
+    dynamodb {
+        table: &[GetItem, BatchGetItem, Query, PutItem, UpdateItem, DeleteItem],
+        indexes: &[],
+        rare: &[],
+    };
     GET "/api/v1/repos/{owner}/{repo}/milestones" {
         guard: Scope(Issue), sees: Sees::REPO, idempotent: false, limits: LIST,
     } => handlers::list;

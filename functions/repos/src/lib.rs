@@ -8,6 +8,10 @@ mod repos;
 
 use shared::{
     auth::scope::Category::{Admin, Issue, Organization, Repository},
+    db::Action::{
+        BatchGetItem, BatchWriteItem, ConditionCheckItem, DeleteItem, GetItem, PutItem, Query,
+        UpdateItem,
+    },
     http::{
         Guard::Scope,
         Limits,
@@ -17,6 +21,18 @@ use shared::{
 
 shared::routes! {
     dialect: Tracker;
+    dynamodb {
+        table: &[
+            GetItem, BatchGetItem, Query, PutItem, UpdateItem, DeleteItem,
+            // grants require their repository to exist
+            ConditionCheckItem,
+            // what a repository delete or visibility change leaves behind
+            BatchWriteItem,
+        ],
+        // the visibility index and the issue listings it republishes
+        indexes: &[Query],
+        rare: &[],
+    };
     POST "/api/v1/user/repos" {
         guard: Scope(Repository), sees: &[Caller, BodyPrivate], idempotent: true, limits: Limits::SMALL,
     } => repos::create_for_me;

@@ -7,7 +7,7 @@ use aws_sdk_dynamodb::{
     operation::query::builders::QueryFluentBuilder, types::ReturnConsumedCapacity,
 };
 
-use super::{Consistency, Db, DbError, Item, error::Op, projection_of, size};
+use super::{Action, Consistency, Db, DbError, Item, Permission, error::Op, projection_of, size};
 
 impl Db {
     /// Reads up to 100 items by key in one call (retrying unprocessed keys),
@@ -84,7 +84,9 @@ impl Db {
                 .request_items(&*self.table, request)
                 .return_consumed_capacity(ReturnConsumedCapacity::Total)
                 .send();
-            let out = self.record("BatchGetItem", Op::Read, call).await?;
+            let out = self
+                .record(Permission::table(Action::BatchGetItem), Op::Read, call)
+                .await?;
             if let Some(mut responses) = out.responses {
                 found.extend(responses.remove(&*self.table).unwrap_or_default());
             }
@@ -225,7 +227,9 @@ impl Db {
                 .request_items(&*self.table, pending)
                 .return_consumed_capacity(ReturnConsumedCapacity::Total)
                 .send();
-            let out = self.record("BatchWriteItem", Op::Write, call).await?;
+            let out = self
+                .record(Permission::table(Action::BatchWriteItem), Op::Write, call)
+                .await?;
             pending = out
                 .unprocessed_items
                 .and_then(|mut m| m.remove(&*self.table))

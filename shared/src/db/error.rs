@@ -36,6 +36,16 @@ pub enum DbError {
     /// Another request with the same `Idempotency-Key` took this one over.
     #[error("superseded by a retry with the same idempotency key")]
     Superseded,
+    /// A call the function's grant does not hold (nor, then, its IAM
+    /// policy): a bug, refused before it was sent.
+    #[error(
+        "the {function} function may not call {needs}: add it to the dynamodb grant of its \
+         routes! table (functions/{function}/src/lib.rs), then run `make routes`"
+    )]
+    NotGranted {
+        function: &'static str,
+        needs: super::Permission,
+    },
     #[error("dynamodb: {0}")]
     Service(String),
     #[error("item does not match its model: {0}")]

@@ -2,12 +2,17 @@
 //! name, asks for consumed capacity and records both in the request's
 //! [`Metrics`], so the per-request log line is complete.
 //!
+//! Every call is checked against the function's [`Grant`] first (see
+//! [`access`]): a call the function's IAM policy would refuse fails here,
+//! with its name, in every test.
+//!
 //! Faults are bounded: every call has connect, attempt and operation
 //! timeouts, so a stalled database answers within seconds; reads and
 //! transactions (which carry an idempotency token) are retried by the SDK,
 //! single writes are not (a second `ADD` would count twice); batch retry
 //! loops give up after a few rounds.
 
+pub mod access;
 mod attrs;
 mod batch;
 mod connect;
@@ -40,6 +45,7 @@ use aws_sdk_dynamodb::{
 };
 use serde::de::DeserializeOwned;
 
+pub use access::{Action, Grant, Permission, Resource};
 pub use attrs::{from_item, n, number, project, projection_of, s, text, to_item};
 use batch::backoff;
 pub use connect::{Clients, connect};
@@ -99,6 +105,10 @@ pub struct Db {
     metrics: Arc<Metrics>,
     request: Arc<RequestState>,
     transaction_limit: usize,
+    /// What the function serving the request may call; `None` for the
+    /// operators' tools (bootstrap, check-data, seeding), which may call
+    /// anything.
+    grant: Option<&'static Grant>,
 }
 
 /// Operation outputs that report consumed capacity.
@@ -150,6 +160,7 @@ impl Db {
             metrics: Arc::default(),
             request: Arc::default(),
             transaction_limit: 100,
+            grant: None,
         }
     }
 
@@ -178,7 +189,14 @@ impl Db {
             metrics: Arc::default(),
             request: Arc::default(),
             transaction_limit: self.transaction_limit,
+            grant: self.grant,
         }
+    }
+
+    /// The same handle, limited to what `grant` allows.
+    pub fn granted(mut self, grant: &'static Grant) -> Self {
+        self.grant = Some(grant);
+        self
     }
 
     /// Makes every later transaction of this request mark `marker`'s item
@@ -259,9 +277,11 @@ impl Db {
         self.metrics.snapshot()
     }
 
+    /// One call that needs one permission, counted under its action's
+    /// name.
     async fn record<T: Consumed, E>(
         &self,
-        op: &'static str,
+        needs: Permission,
         kind: Op,
         call: impl Future<Output = Result<T, aws_sdk_dynamodb::error::SdkError<E>>>,
     ) -> Result<T, DbError>
@@ -272,17 +292,26 @@ impl Db {
             + Sync
             + 'static,
     {
-        self.record_with(op, kind, call, |e| from_sdk(e, kind))
-            .await
+        self.record_with(needs.action.name(), &[needs], kind, call, |e| {
+            from_sdk(e, kind)
+        })
+        .await
     }
 
+    /// Sends `call` (futures do nothing until awaited: nothing reaches the
+    /// database unless the grant holds every permission in `needs`) and
+    /// adds its cost to the request's metrics.
     async fn record_with<T: Consumed, E>(
         &self,
         op: &'static str,
+        needs: &[Permission],
         kind: Op,
         call: impl Future<Output = Result<T, E>>,
         map: impl FnOnce(E) -> DbError,
     ) -> Result<T, DbError> {
+        if let Some(grant) = self.grant {
+            access::enforce(grant, needs)?;
+        }
         if kind == Op::Write {
             self.request.writes_started.store(true, Ordering::SeqCst);
         }
@@ -315,7 +344,10 @@ impl Db {
         if b.get_key().as_ref().is_some_and(|k| !size::key_fits(k)) {
             return Ok(None);
         }
-        Ok(self.record("GetItem", Op::Read, b.send()).await?.item)
+        Ok(self
+            .record(Permission::table(Action::GetItem), Op::Read, b.send())
+            .await?
+            .item)
     }
 
     /// Reads one item and decodes it.
@@ -337,7 +369,7 @@ impl Db {
         if let Some(item) = b.get_item() {
             size::check_item(item)?;
         }
-        self.record("PutItem", Op::Write, b.send())
+        self.record(Permission::table(Action::PutItem), Op::Write, b.send())
             .await
             .map(|_| ())
     }
@@ -356,7 +388,7 @@ impl Db {
             size::check(values.iter())?;
         }
         Ok(self
-            .record("UpdateItem", Op::Write, b.send())
+            .record(Permission::table(Action::UpdateItem), Op::Write, b.send())
             .await?
             .attributes)
     }
@@ -372,9 +404,13 @@ impl Db {
             .delete_item()
             .table_name(&*self.table)
             .return_consumed_capacity(ReturnConsumedCapacity::Total);
-        self.record("DeleteItem", Op::Write, f(b).send())
-            .await
-            .map(|_| ())
+        self.record(
+            Permission::table(Action::DeleteItem),
+            Op::Write,
+            f(b).send(),
+        )
+        .await
+        .map(|_| ())
     }
 
     /// One page of a query (the caller sets key condition, limit, cursor).
@@ -388,7 +424,13 @@ impl Db {
             .query()
             .table_name(&*self.table)
             .return_consumed_capacity(ReturnConsumedCapacity::Total);
-        self.record("Query", Op::Read, f(b).send()).await
+        let b = f(b);
+        // A query of an index is authorised on the index, not the table.
+        let needs = match b.get_index_name() {
+            Some(_) => Permission::indexes(Action::Query),
+            None => Permission::table(Action::Query),
+        };
+        self.record(needs, Op::Read, b.send()).await
     }
 
     /// Every item of one segment of the table, with only `fields`. For the
@@ -416,7 +458,9 @@ impl Db {
                 .return_consumed_capacity(ReturnConsumedCapacity::Total)
                 .set_exclusive_start_key(cursor.take())
                 .send();
-            let page = self.record("Scan", Op::Read, call).await?;
+            let page = self
+                .record(Permission::table(Action::Scan), Op::Read, call)
+                .await?;
             out.extend(page.items.unwrap_or_default());
             match page.last_evaluated_key {
                 Some(k) if !k.is_empty() => cursor = Some(k),
@@ -472,6 +516,7 @@ impl Db {
                 limit: self.transaction_limit,
             });
         }
+        let needs = tx::permissions(&items);
         let mut attempt = 0;
         loop {
             let token = hex::encode(rand::random::<[u8; 16]>());
@@ -484,7 +529,7 @@ impl Db {
                 .return_consumed_capacity(ReturnConsumedCapacity::Total)
                 .send();
             match self
-                .record_with("TransactWriteItems", Op::Write, call, from_transact)
+                .record_with("TransactWriteItems", &needs, Op::Write, call, from_transact)
                 .await
             {
                 // Writes that count on one item (a project's or a server's

@@ -10,7 +10,7 @@ use aws_sdk_dynamodb::types::{
     AttributeValue, ConditionCheck, Delete, Put, TransactWriteItem, Update,
 };
 
-use super::{DbError, Item, size};
+use super::{Action, DbError, Item, Permission, size};
 
 #[derive(Clone, Debug)]
 pub struct Tx {
@@ -288,5 +288,57 @@ impl Tx {
                 .build(),
         );
         Ok(self)
+    }
+}
+
+/// What IAM checks for a transaction: the action of each of its items
+/// (`dynamodb:PutItem` for a `Put`, ..., `dynamodb:ConditionCheckItem`
+/// for a `ConditionCheck`), each once.
+pub(super) fn permissions(items: &[TransactWriteItem]) -> Vec<Permission> {
+    let mut needs: Vec<Permission> = items
+        .iter()
+        .filter_map(|i| {
+            let action = if i.put.is_some() {
+                Action::PutItem
+            } else if i.update.is_some() {
+                Action::UpdateItem
+            } else if i.delete.is_some() {
+                Action::DeleteItem
+            } else if i.condition_check.is_some() {
+                Action::ConditionCheckItem
+            } else {
+                return None;
+            };
+            Some(Permission::table(action))
+        })
+        .collect();
+    needs.sort();
+    needs.dedup();
+    needs
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_transaction_needs_the_action_of_each_item_once() {
+        let key = || crate::db::keys::key("P", "S");
+        let mut tx = Tx::new("t".into());
+        tx.put(key()).unwrap();
+        tx.put_if_absent(key()).unwrap();
+        tx.require(key()).unwrap();
+        tx.update(key(), "SET a = :a", &[(":a", crate::db::s("x"))], None)
+            .unwrap();
+        assert_eq!(
+            permissions(&tx.items),
+            [
+                Permission::table(Action::PutItem),
+                Permission::table(Action::UpdateItem),
+                Permission::table(Action::ConditionCheckItem),
+            ]
+        );
+        tx.delete(key()).unwrap();
+        assert!(permissions(&tx.items).contains(&Permission::table(Action::DeleteItem)));
     }
 }

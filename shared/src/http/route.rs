@@ -15,7 +15,8 @@ pub enum Guard {
     Ability(Ability),
     /// Anyone, signed in or not, whatever the token's scopes: the meta
     /// endpoints clients call before anything else (version, settings,
-    /// health). Credentials that are sent must still be valid.
+    /// health). Credentials that are sent must still be valid, unless the
+    /// function may not read the table (the docs), which reads none.
     Open,
 }
 

@@ -24,6 +24,8 @@ pub trait Service: Send + Sync + 'static {
     /// The function crate's name: the `Function` dimension of its metrics.
     const FUNCTION: &'static str;
     const DIALECT: Dialect;
+    /// The DynamoDB actions the function may call.
+    const GRANT: &'static db::Grant;
     fn routes() -> &'static [Route];
     fn router() -> &'static PathRouter;
     fn call(index: usize, cx: &Ctx) -> BoxFuture<'_>;
@@ -75,13 +77,27 @@ impl PathRouter {
     }
 }
 
-/// Declares a function's routes, one per line:
+/// Declares a function's DynamoDB grant, then its routes, one per line:
+/// `dynamodb { table: &[..], indexes: &[..], rare: &[..] };`
 /// `METHOD "path" { guard: .., sees: &[..], idempotent: .., limits: .. } => handler;`
-/// Every field of [`Route`] must be given. Generates `ROUTES` and the `Api`
+/// Every field of [`db::Grant`] (but its name, the crate's) and of
+/// [`Route`] must be given. Generates `DYNAMODB`, `ROUTES` and the `Api`
 /// service that dispatches to the handlers.
 #[macro_export]
 macro_rules! routes {
-    (dialect: $dialect:ident; $($method:ident $path:literal { $($field:ident: $value:expr),* $(,)? } => $handler:path;)*) => {
+    (
+        dialect: $dialect:ident;
+        dynamodb { $($grant:ident: $granted:expr),* $(,)? };
+        $($method:ident $path:literal { $($field:ident: $value:expr),* $(,)? } => $handler:path;)*
+    ) => {
+        /// The DynamoDB actions this function may call, in IAM's terms:
+        /// `cargo xtask routes` writes them into its policy in
+        /// template.yaml, and its `Db` refuses any other call.
+        pub const DYNAMODB: $crate::db::Grant = $crate::db::Grant {
+            function: env!("CARGO_PKG_NAME"),
+            $($grant: $granted),*
+        };
+
         /// Every route this function serves (template.yaml and the local
         /// router must list the same, a test checks).
         pub const ROUTES: &[$crate::http::Route] = &[
@@ -97,6 +113,7 @@ macro_rules! routes {
             // Expanded in the function's crate, so its name, not `shared`.
             const FUNCTION: &'static str = env!("CARGO_PKG_NAME");
             const DIALECT: $crate::http::Dialect = $crate::http::Dialect::$dialect;
+            const GRANT: &'static $crate::db::Grant = &DYNAMODB;
             fn routes() -> &'static [$crate::http::Route] {
                 ROUTES
             }
@@ -145,7 +162,7 @@ pub async fn handle<S: Service>(app: &App, req: Request) -> Response {
         .unwrap_or_else(|| format!("local-{:016x}", rand::random::<u64>()));
     let method = req.method().as_str().to_owned();
     let path = req.uri().path().to_owned();
-    let db = app.db.for_request();
+    let db = app.db.for_request().granted(S::GRANT);
     let header = |name: &str| req.headers().get(name).and_then(|v| v.to_str().ok());
     let config = app
         .config
@@ -236,8 +253,15 @@ async fn prepare<S: Service>(
     if body.len() > limit {
         return Err(Error::PayloadTooLarge(limit));
     }
-    let credential = extract::credential(&parts.headers, &query, S::DIALECT == Dialect::Tracker)?;
-    let caller = auth::identify(&db, &app.tokens, credential, extract::api(S::DIALECT)).await?;
+    // A function without table access (the docs) cannot look a credential
+    // up; what it serves is the same for everyone, so it reads none.
+    let caller = if S::GRANT.is_empty() {
+        Caller::Anonymous
+    } else {
+        let allow_query = S::DIALECT == Dialect::Tracker;
+        let credential = extract::credential(&parts.headers, &query, allow_query)?;
+        auth::identify(&db, &app.tokens, credential, extract::api(S::DIALECT)).await?
+    };
     let mut cx = Ctx {
         config: config.clone(),
         db,

@@ -129,6 +129,23 @@ async fn the_openapi_document_is_served_for_this_deployment() {
     }
 }
 
+/// The docs function may not read the table (its DynamoDB grant is empty),
+/// so it reads no credential either: Swagger UI sends the one a user
+/// authorised with on every request, and the document still loads.
+#[tokio::test]
+async fn the_openapi_document_ignores_credentials() {
+    let api = Api::from_env();
+    for auth in [
+        Auth::Token("not-a-token"),
+        Auth::Basic("nobody", "wrong"),
+        Auth::Query("not-a-token"),
+        api.admin(),
+    ] {
+        let r = api.call("GET", "/swagger.v1.json", auth, None).await;
+        assert_eq!(r.status, 200, "{:?}", r.body);
+    }
+}
+
 /// A GET with the given `Accept-Encoding`, its bytes as they came (the
 /// test client decompresses nothing).
 async fn fetch(url: &reqwest::Url, accept_encoding: &str) -> (u16, HeaderMap, Vec<u8>) {

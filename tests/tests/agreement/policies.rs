@@ -1,0 +1,130 @@
+//! Each function's IAM statements in template.yaml grant exactly its
+//! DynamoDB grant (`dynamodb { .. }` in its `routes!` table, which its `Db`
+//! enforces): the same actions on the same resources, as inline
+//! statements. No function may scan the table or administer it: the
+//! bootstrap and `check-data` run from an operator's machine.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_yaml::Value as Yaml;
+use shared::db::{Action, Permission, Resource};
+
+use super::{functions, template_functions};
+
+/// One action of one statement: (function binary, IAM action, resource).
+type Statement = (String, String, Yaml);
+
+/// Every action each function's `Policies:` allows. Only inline statements
+/// are accepted: SAM's policy templates (`DynamoDBCrudPolicy`, ...) grant
+/// `Scan`, `DescribeTable` and more than any function calls.
+fn statements() -> Vec<Statement> {
+    let mut out = Vec::new();
+    for (binary, props) in template_functions() {
+        for policy in props["Policies"].as_sequence().into_iter().flatten() {
+            let Some(statements) = policy["Statement"].as_sequence() else {
+                panic!("{binary}: a policy that is not an inline statement: {policy:?}");
+            };
+            for s in statements {
+                assert_eq!(s["Effect"].as_str(), Some("Allow"), "{binary}: {s:?}");
+                for action in s["Action"].as_sequence().expect("a list of actions") {
+                    let iam = action.as_str().expect("an action name").to_string();
+                    out.push((binary.clone(), iam, s["Resource"].clone()));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Where a statement applies: the table's ARN or its indexes' ARNs, as the
+/// template names them (nothing else is accepted).
+fn resource(binary: &str, y: &Yaml) -> Resource {
+    let Yaml::Tagged(t) = y else {
+        panic!("{binary}: a resource other than the table or its indexes: {y:?}");
+    };
+    match (t.tag.to_string().as_str(), t.value.as_str()) {
+        ("!GetAtt", Some("Table.Arn")) => Resource::Table,
+        ("!Sub", Some("${Table.Arn}/index/*")) => Resource::Indexes,
+        _ => panic!("{binary}: a resource other than the table or its indexes: {y:?}"),
+    }
+}
+
+/// What template.yaml grants each function (every function is listed,
+/// those without `Policies:` with nothing).
+fn granted_by_template() -> BTreeMap<String, BTreeSet<Permission>> {
+    let mut out: BTreeMap<String, BTreeSet<Permission>> = template_functions()
+        .into_iter()
+        .map(|(binary, _)| (binary, BTreeSet::new()))
+        .collect();
+    for (binary, iam, on) in statements() {
+        let action = iam
+            .strip_prefix("dynamodb:")
+            .and_then(Action::parse)
+            .unwrap_or_else(|| panic!("{binary}: {iam} is not an action a function may hold"));
+        let on = resource(&binary, &on);
+        out.entry(binary)
+            .or_default()
+            .insert(Permission { action, on });
+    }
+    out
+}
+
+#[test]
+fn template_policies_match_the_grants() {
+    let template = granted_by_template();
+    for (function, _, grant) in functions() {
+        let code: BTreeSet<Permission> = grant.permissions().collect();
+        assert_eq!(
+            template.get(function),
+            Some(&code),
+            "{function}: template.yaml's statements vs its grant (run `make routes`)"
+        );
+    }
+    assert_eq!(
+        template.get("fallback"),
+        Some(&BTreeSet::new()),
+        "the fallback function never reads the table"
+    );
+}
+
+#[test]
+fn no_function_may_scan_or_administer_the_table() {
+    for (function, _, grant) in functions() {
+        assert!(
+            !grant.permissions().any(|p| p.action == Action::Scan),
+            "{function} is granted Scan"
+        );
+    }
+    for (binary, iam, _) in statements() {
+        let forbidden = [
+            "dynamodb:Scan",
+            "dynamodb:DescribeTable",
+            "dynamodb:CreateTable",
+        ];
+        assert!(
+            !forbidden.contains(&iam.as_str()) && !iam.contains('*'),
+            "{binary} is allowed {iam}"
+        );
+    }
+}
+
+#[test]
+fn grants_name_each_action_once_and_explain_rare_ones() {
+    for (function, _, grant) in functions() {
+        for list in [grant.table, grant.indexes] {
+            let unique: BTreeSet<&Action> = list.iter().collect();
+            assert_eq!(unique.len(), list.len(), "{function}: {list:?}");
+        }
+        assert!(
+            grant.indexes.iter().all(|&a| a == Action::Query),
+            "{function}: only queries read an index"
+        );
+        for (action, why) in grant.rare {
+            assert!(
+                grant.table.contains(action) || grant.indexes.contains(action),
+                "{function}: rare {action:?} is not granted"
+            );
+            assert!(!why.is_empty(), "{function}: say why {action:?} is rare");
+        }
+    }
+}
