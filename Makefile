@@ -10,7 +10,7 @@ test:
 
 lint:
 	cargo fmt --all -- --check
-	cargo clippy --all-targets -- -D warnings
+	cargo clippy --workspace --all-targets -- -D warnings
 	cargo xtask routes --check
 
 fmt:
