@@ -1,6 +1,6 @@
 # Two commands: `make dev` serves the whole API locally, `make test` runs
 # every test. See README.md.
-.PHONY: dev test lint fmt routes validate bench bench-scale build clean check-data
+.PHONY: dev test lint fmt routes validate bench bench-scale build smoke clean check-data
 
 dev:
 	scripts/dev.sh
@@ -46,6 +46,11 @@ check-data:
 
 build:
 	sam build
+
+# `sam build` (arm64), then each built bootstrap answers its sample event
+# from events/ under qemu-user against DynamoDB Local. CI runs it.
+smoke:
+	scripts/smoke-arm64.sh
 
 clean:
 	rm -rf target .aws-sam

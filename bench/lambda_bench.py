@@ -15,6 +15,7 @@ Cargo.toml, exactly as `cargo lambda watch` and API Gateway route them.
 """
 import argparse
 import base64
+import collections
 import json
 import os
 import queue
@@ -101,18 +102,26 @@ class Runtime:
         return rid, res.get("statusCode"), (json.loads(text) if text.strip() else None), elapsed
 
 
-def spawn(binary, runtime, logs):
-    env = dict(os.environ)
-    env.update({
+def spawn(binary, runtime, logs, wrapper=(), env=None):
+    """Starts `binary` (under `wrapper`, e.g. qemu-user, when given) against
+    `runtime`, with `env` over the usual Lambda variables. Each request's log
+    line lands in `logs` by request id; the last lines of output, whatever
+    they are, stay in `proc.tail` for error messages."""
+    full_env = dict(os.environ)
+    full_env.update({
         "AWS_LAMBDA_RUNTIME_API": runtime.address, "AWS_LAMBDA_FUNCTION_NAME": "bench",
         "AWS_LAMBDA_FUNCTION_MEMORY_SIZE": "256", "AWS_LAMBDA_FUNCTION_VERSION": "$LATEST",
         "AWS_LAMBDA_LOG_STREAM_NAME": "bench", "AWS_LAMBDA_LOG_GROUP_NAME": "bench",
         "AWS_LAMBDA_LOG_LEVEL": "INFO",
     })
-    proc = subprocess.Popen([binary], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    full_env.update(env or {})
+    proc = subprocess.Popen([*wrapper, binary], env=full_env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True)
+    proc.tail = collections.deque(maxlen=40)
 
     def read():
         for line in proc.stdout:
+            proc.tail.append(line.rstrip())
             try:
                 entry = json.loads(line)
             except ValueError:

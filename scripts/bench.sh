@@ -32,7 +32,9 @@ build_x86 $(printf -- '-p %s ' $(ls functions))
 # The cold-start floor, a hello-world lambda_http function (bench/hello),
 # in a build of its own so that it has no more features than it needs.
 build_x86 -p hello-lambda
-# The arm64 bootstraps `sam build` deploys, for their sizes (ARM64=0 skips).
+# The arm64 bootstraps `sam build` deploys, for their sizes (ARM64=0 skips):
+# the same artifacts as `make smoke` builds (Cargo.toml's default-members),
+# so nothing is compiled again after it.
 arm64=()
 if [ "${ARM64:-1}" != 0 ]; then
   ensure_cargo_lambda
