@@ -129,11 +129,43 @@ def answer(runtime, proc, event, timeout):
     return rid, json.loads(data)
 
 
+def check(case, rid, res, log, root):
+    """What is wrong with the answer `res` (and the function's log line for
+    it) to the event of `case`; empty if nothing."""
+    _, _, status, body, headers, uses_table = case
+    text = res.get("body") or ""
+    if res.get("isBase64Encoded"):
+        text = base64.b64decode(text).decode()
+    try:
+        got = json.loads(text)
+    except ValueError:
+        got = text
+    got_headers = {k.lower(): v for k, v in (res.get("headers") or {}).items()}
+    problems = []
+    if res.get("statusCode") != status:
+        problems.append("status: expected %s, got %s" % (status, res.get("statusCode")))
+    problem = mismatch(fill_root(body, root), got)
+    if problem:
+        problems.append(problem)
+    if got_headers.get("x-request-id") != rid:
+        problems.append("x-request-id: expected the Lambda request id %s, got %r"
+                        % (rid, got_headers.get("x-request-id")))
+    for k, v in headers.items():
+        if not got_headers.get(k, "").startswith(v):
+            problems.append("header %s: expected %r, got %r" % (k, v, got_headers.get(k)))
+    if log is None:
+        problems.append("no request log line for %s" % rid)
+    elif log.get("status") != status:
+        problems.append("log line: status %r" % log.get("status"))
+    elif uses_table and not log.get("db_round_trips"):
+        problems.append("log line: no DynamoDB round trip (%r)" % log)
+    return problems
+
+
 def run_case(build_dir, events_dir, env_vars, endpoint, token, case, timeout):
-    name, function, status, body, headers, uses_table = case
+    name, function = case[0], case[1]
     binary = os.path.join(build_dir, function, "bootstrap")
     env = function_env(env_vars, function)
-    root = env.get("ROOT_URL", "")
     env.update({
         "DYNAMODB_ENDPOINT": endpoint,
         "AWS_LAMBDA_FUNCTION_NAME": function, "AWS_LAMBDA_LOG_GROUP_NAME": "/aws/lambda/" + function,
@@ -162,35 +194,10 @@ def run_case(build_dir, events_dir, env_vars, endpoint, token, case, timeout):
         proc.kill()
         proc.wait()
 
-    text = res.get("body") or ""
-    if res.get("isBase64Encoded"):
-        text = base64.b64decode(text).decode()
-    try:
-        got = json.loads(text)
-    except ValueError:
-        got = text
-    got_headers = {k.lower(): v for k, v in (res.get("headers") or {}).items()}
-    problems = []
-    if res.get("statusCode") != status:
-        problems.append("status: expected %s, got %s" % (status, res.get("statusCode")))
-    problem = mismatch(fill_root(body, root), got)
-    if problem:
-        problems.append(problem)
-    if got_headers.get("x-request-id") != rid:
-        problems.append("x-request-id: expected the Lambda request id %s, got %r" % (rid, got_headers.get("x-request-id")))
-    for k, v in headers.items():
-        if not got_headers.get(k, "").startswith(v):
-            problems.append("header %s: expected %r, got %r" % (k, v, got_headers.get(k)))
-    log = logs.get(rid)
-    if log is None:
-        problems.append("no request log line for %s" % rid)
-    elif log.get("status") != status:
-        problems.append("log line: status %r" % log.get("status"))
-    elif uses_table and not log.get("db_round_trips"):
-        problems.append("log line: no DynamoDB round trip (%r)" % log)
+    problems = check(case, rid, res, logs.get(rid), env.get("ROOT_URL", ""))
     if problems:
         raise Failed("%s (%s): %s\nresponse: %s" % (function, name, "; ".join(problems), json.dumps(res)[:1500]))
-    return ms, log.get("db_round_trips", 0)
+    return ms, logs[rid].get("db_round_trips", 0)
 
 
 def main():
