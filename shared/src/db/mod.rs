@@ -16,6 +16,7 @@ pub mod access;
 mod attrs;
 mod batch;
 mod connect;
+mod consumed;
 mod error;
 pub mod keys;
 mod metrics;
@@ -41,7 +42,7 @@ use aws_sdk_dynamodb::{
         put_item::builders::PutItemFluentBuilder, query::builders::QueryFluentBuilder,
         update_item::builders::UpdateItemFluentBuilder,
     },
-    types::{AttributeValue, ConsumedCapacity, ReturnConsumedCapacity},
+    types::{AttributeValue, ReturnConsumedCapacity},
 };
 use serde::de::DeserializeOwned;
 
@@ -49,6 +50,7 @@ pub use access::{Action, Grant, Permission, Resource};
 pub use attrs::{from_item, n, number, project, projection_of, s, text, to_item};
 use batch::backoff;
 pub use connect::{Clients, connect};
+use consumed::Consumed;
 pub use error::DbError;
 use error::{Op, from_sdk, from_transact};
 pub use metrics::{Metrics, MetricsSnapshot};
@@ -109,47 +111,6 @@ pub struct Db {
     /// operators' tools (bootstrap, check-data, seeding), which may call
     /// anything.
     grant: Option<&'static Grant>,
-}
-
-/// Operation outputs that report consumed capacity.
-trait Consumed {
-    fn consumed(&self) -> Vec<&ConsumedCapacity>;
-}
-
-macro_rules! consumed_one {
-    ($($ty:ty),*) => {$(
-        impl Consumed for $ty {
-            fn consumed(&self) -> Vec<&ConsumedCapacity> {
-                self.consumed_capacity().into_iter().collect()
-            }
-        }
-    )*};
-}
-consumed_one!(
-    aws_sdk_dynamodb::operation::scan::ScanOutput,
-    aws_sdk_dynamodb::operation::get_item::GetItemOutput,
-    aws_sdk_dynamodb::operation::put_item::PutItemOutput,
-    aws_sdk_dynamodb::operation::update_item::UpdateItemOutput,
-    aws_sdk_dynamodb::operation::delete_item::DeleteItemOutput,
-    aws_sdk_dynamodb::operation::query::QueryOutput
-);
-
-impl Consumed for aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsOutput {
-    fn consumed(&self) -> Vec<&ConsumedCapacity> {
-        self.consumed_capacity().iter().collect()
-    }
-}
-
-impl Consumed for aws_sdk_dynamodb::operation::batch_write_item::BatchWriteItemOutput {
-    fn consumed(&self) -> Vec<&ConsumedCapacity> {
-        self.consumed_capacity().iter().collect()
-    }
-}
-
-impl Consumed for aws_sdk_dynamodb::operation::batch_get_item::BatchGetItemOutput {
-    fn consumed(&self) -> Vec<&ConsumedCapacity> {
-        self.consumed_capacity().iter().collect()
-    }
 }
 
 impl Db {
