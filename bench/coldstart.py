@@ -25,7 +25,14 @@ import statistics
 import time
 import uuid
 
-from lambda_bench import Fleet, Runtime, basic, load_router, spawn
+import json
+
+from lambda_bench import Fleet, Runtime, basic, invoke_event, load_router, spawn
+
+# The stream consumer's cold start: its sample batch (a DynamoDB stream
+# event, as Lambda's event source mapping sends it), answered with no
+# failures.
+STREAM_EVENT = "events/stream-change-batch.json"
 
 
 class FirstPoll(queue.Queue):
@@ -48,7 +55,12 @@ def cold_start(binary, method, path, headers, body, want):
     start = time.perf_counter()
     proc = spawn(binary, runtime, {})
     try:
-        _, status, out, _ = runtime.invoke(method, path, headers, body)
+        if method == "EVENT":
+            with open(path) as f:
+                _, out, _ = invoke_event(runtime, json.load(f))
+            status = 200 if out == {"batchItemFailures": []} else 500
+        else:
+            _, status, out, _ = runtime.invoke(method, path, headers, body)
         done = time.perf_counter()
     finally:
         proc.kill()
@@ -61,7 +73,8 @@ def cold_start(binary, method, path, headers, body, want):
 def fixtures(fleet, admin):
     """One request per function that reaches the database where the function
     does, with the data it needs created through the warm fleet:
-    (function, method, path, headers, body, expected status)."""
+    (function, method, path, headers, body, expected status). The stream
+    consumer's is its sample batch (method EVENT, path the event file)."""
     suffix = uuid.uuid4().hex[:8]
     user, password = "cold" + suffix, "cold-password-" + suffix
 
@@ -100,6 +113,7 @@ def fixtures(fleet, admin):
         ("infra", "GET", "/api/v1/projects/" + project["uuid"], dtok, None, 200),
         ("docs", "GET", "/swagger.v1.json", {}, None, 200),
         ("fallback", "GET", "/api/v1/no-such-route", {}, None, 404),
+        ("stream", "EVENT", STREAM_EVENT, {}, None, 200),
     ]
 
 

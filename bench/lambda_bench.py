@@ -102,10 +102,24 @@ class Runtime:
         return rid, res.get("statusCode"), (json.loads(text) if text.strip() else None), elapsed
 
 
+def invoke_event(runtime, event, timeout=60):
+    """Hands a raw event (not an HTTP request: e.g. a DynamoDB stream batch)
+    to the function behind `runtime`: (request id, its answer, ms)."""
+    rid = str(uuid.uuid4())
+    runtime.responses[rid] = queue.Queue()
+    start = time.perf_counter()
+    runtime.events.put((rid, event))
+    kind, data = runtime.responses[rid].get(timeout=timeout)
+    elapsed = (time.perf_counter() - start) * 1000
+    if kind != "response":
+        raise RuntimeError("function error: %s" % data[:500])
+    return rid, json.loads(data), elapsed
+
+
 def spawn(binary, runtime, logs, wrapper=(), env=None):
     """Starts `binary` (under `wrapper`, e.g. qemu-user, when given) against
     `runtime`, with `env` over the usual Lambda variables. Each request's log
-    line lands in `logs` by request id; the last lines of output, whatever
+    line (or batch line) lands in `logs` by request id; the last lines of output, whatever
     they are, stay in `proc.tail` for error messages."""
     full_env = dict(os.environ)
     full_env.update({
@@ -126,7 +140,8 @@ def spawn(binary, runtime, logs, wrapper=(), env=None):
                 entry = json.loads(line)
             except ValueError:
                 continue
-            if entry.get("message") == "request":
+            # The request line, or the stream consumer's line per batch.
+            if entry.get("message") in ("request", "batch"):
                 logs[entry["request_id"]] = entry
 
     threading.Thread(target=read, daemon=True).start()

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `make dev`: DynamoDB Local with data kept in .local/data, the table and
 # first admin (bootstrap), then the whole API under `cargo lambda watch` on
-# http://localhost:${PORT:-9000}/api/v1. Ctrl-C stops everything.
+# http://localhost:${PORT:-9000}/api/v1, and the stream pump delivering the
+# table's changes to the stream function. Ctrl-C stops everything.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$ROOT"
@@ -37,6 +38,9 @@ export BOOTSTRAP_TOKEN_FILE="$ROOT/.local/admin-token"
 # <fn>` asks for it, so that no first request waits for a compiler.
 echo "building the functions (the first time takes a few minutes)..."
 cargo build $(printf -- '-p %s ' $(ls functions))
+# The local stand-in for the stream's event source mapping, built on its
+# own so that its crates' features stay out of the functions' build.
+cargo build -p stream-pump
 cargo run --quiet -p shared --bin bootstrap
 echo "admin token: in .local/admin-token (or \$BOOTSTRAP_ADMIN_TOKEN when set)"
 
@@ -47,5 +51,10 @@ export API_URL="http://127.0.0.1:$PORT"
 wait_http "$API_URL/api/v1/user" 120
 # One instance of each function up before the URL is printed.
 warm_functions 1
+warm_stream 1
+# The table's changes into the stream function, from where the last run
+# stopped (its checkpoint; delete it to replay the stream's last 24 hours).
+start_pump .local/stream-pump.log --checkpoint "$ROOT/.local/stream-pump.json"
+echo "stream pump: $PUMP_URL/stats (log: .local/stream-pump.log)"
 echo "serving http://localhost:$PORT/api/v1 (ready after $((SECONDS - started)) s; Ctrl-C stops)"
 wait "$watch"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The fault test (tests/tests/fault.rs) with a DynamoDB Local and an API of
-# its own: it freezes its database (SIGSTOP), which would stall every other
-# test sharing one. Expects the function binaries and the test executables
+# The fault test (tests/tests/fault.rs) with a DynamoDB Local, an API and a
+# stream pump of its own: it freezes its database (SIGSTOP), which would
+# stall every other test sharing one. Expects the function binaries and the test executables
 # to be built (scripts/test.sh builds them first).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -37,6 +37,10 @@ cargo lambda watch --invoke-address 127.0.0.1 --invoke-port "$api_port" \
 pids+=($!)
 wait_http "$API_URL/api/v1/user" 120
 warm_functions 8
+# Background work runs off the table's stream here too: the test waits for
+# the pump to settle before it checks the data.
+warm_stream 1
+start_pump .local/stream-pump-fault.log
 
 cargo build --quiet -p shared --bin check_data
 exe=$(cargo test -p api-tests --test fault --no-run --message-format=json 2>/dev/null |

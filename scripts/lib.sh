@@ -59,3 +59,40 @@ print("\n".join("%s %s" % mp for mp in first.values()))
     wait "${warm[@]}"
   done
 }
+
+# The stream function's invoke URL on the emulator: Lambda's own Invoke
+# path, which `cargo lambda watch` serves beside its router (it starts the
+# binary on the first call, as for the HTTP functions).
+stream_invoke_url() {
+  echo "$API_URL/2015-03-31/functions/stream/invocations"
+}
+
+# Starts $1 instances of the stream function now, with an empty batch each
+# (as warm_functions does for the HTTP ones). The pump invokes it one batch
+# at a time, so one is enough.
+warm_stream() {
+  local count="${1:-1}" warm=()
+  for _ in $(seq "$count"); do
+    curl -s -o /dev/null --max-time 300 -X POST -H 'content-type: application/json' \
+      -d '{"Records":[]}' "$(stream_invoke_url)" &
+    warm+=($!)
+  done
+  wait "${warm[@]}"
+}
+
+# Starts tools/stream-pump (built already: target/debug/stream-pump) on a
+# free loopback port: it delivers the table's stream (TABLE_NAME on
+# DYNAMODB_ENDPOINT) to the stream function as Lambda's event source
+# mapping would. Exports PUMP_URL (its status API: GET /settle, GET /stats)
+# and PUMP_PID, and adds it to `pids`. $1: its log file; the other
+# arguments go to the pump (e.g. --checkpoint FILE).
+start_pump() {
+  local log="$1" port
+  shift
+  port="$(free_port)"
+  target/debug/stream-pump --invoke "$(stream_invoke_url)" --listen "127.0.0.1:$port" "$@" >"$log" 2>&1 &
+  PUMP_PID=$!
+  pids+=("$PUMP_PID")
+  export PUMP_URL="http://127.0.0.1:$port"
+  wait_http "$PUMP_URL/stats" 30 || { cat "$log" >&2; return 1; }
+}

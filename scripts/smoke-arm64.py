@@ -11,7 +11,10 @@ poll for an event and answer its sample event from events/, the very file
 below. `{{admin_token}}` in an event stands for the admin token.
 
 The events run in CASES' order against one table: the repository made by
-repos' event is the one milestones, issues and issue-search read.
+repos' event is the one milestones, issues and issue-search read. The
+stream function gets a DynamoDB stream event instead (what Lambda's event
+source mapping sends) and must answer Lambda's partial batch response with
+no failures, and log its one line for the batch.
 
 Usage: smoke-arm64.py BUILD_DIR ADMIN_TOKEN DYNAMODB_ENDPOINT
 Needs DynamoDB Local with env.local.json's table bootstrapped
@@ -32,6 +35,7 @@ from lambda_bench import Runtime, spawn  # noqa: E402
 QEMU = ("qemu-aarch64", "-L", "/usr/aarch64-linux-gnu")
 PRESENT = ...  # in an expected body: the key must be there, any value
 ROOT_URL = "{root}"  # in an expected string: env.local.json's ROOT_URL
+BATCH = "batchItemFailures: []"  # as a case's status: a stream batch, all done
 
 # (event file, function, status, expected body, expected headers, reads or
 # writes the table). A body dict lists keys the answer must have (others
@@ -56,6 +60,7 @@ CASES = [
     ("docs-get-openapi", "DocsFunction", 200,
      {"openapi": PRESENT, "paths": PRESENT}, {"content-type": "application/json"}, False),
     ("fallback-unknown-route", "FallbackFunction", 404, {"message": PRESENT}, {}, False),
+    ("stream-change-batch", "StreamFunction", BATCH, {"batchItemFailures": []}, {}, False),
 ]
 
 
@@ -129,6 +134,19 @@ def answer(runtime, proc, event, timeout):
     return rid, json.loads(data)
 
 
+def check_batch(event, res, log):
+    """What is wrong with the stream function's answer to a batch (and its
+    log line for it); empty if nothing."""
+    problems = []
+    if res != {"batchItemFailures": []}:
+        problems.append("answer: expected {\"batchItemFailures\": []}, got %r" % (res,))
+    if log is None:
+        problems.append("no batch log line")
+    elif log.get("records") != len(event["Records"]) or log.get("failures") != 0:
+        problems.append("log line: %r" % log)
+    return problems
+
+
 def check(case, rid, res, log, root):
     """What is wrong with the answer `res` (and the function's log line for
     it) to the event of `case`; empty if nothing."""
@@ -194,7 +212,10 @@ def run_case(build_dir, events_dir, env_vars, endpoint, token, case, timeout):
         proc.kill()
         proc.wait()
 
-    problems = check(case, rid, res, logs.get(rid), env.get("ROOT_URL", ""))
+    if case[2] == BATCH:
+        problems = check_batch(event, res, logs.get(rid))
+    else:
+        problems = check(case, rid, res, logs.get(rid), env.get("ROOT_URL", ""))
     if problems:
         raise Failed("%s (%s): %s\nresponse: %s" % (function, name, "; ".join(problems), json.dumps(res)[:1500]))
     return ms, logs[rid].get("db_round_trips", 0)

@@ -5,9 +5,10 @@
 # exactly the DynamoDB actions they are granted.
 # Starts an in-memory DynamoDB Local on a free port unless DYNAMODB_ENDPOINT
 # is given, builds the function binaries, serves them with
-# `cargo lambda watch` on a free port for the black-box tests, runs
-# `cargo test --workspace`, and stops what it started. Exits non-zero on any
-# failure.
+# `cargo lambda watch` on a free port for the black-box tests, with the
+# stream pump delivering the table's stream to the stream function (status
+# API at PUMP_URL), runs `cargo test --workspace`, and stops what it
+# started. Exits non-zero on any failure, and when the pump died.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$ROOT"
@@ -55,6 +56,11 @@ wait_http "$API_URL/api/v1/user" 120
 # Start every instance of every function now: the emulator starts one with
 # `cargo run`, which must not wait for the build lock `cargo test` holds.
 warm_functions "${CONCURRENCY:-4}"
+warm_stream 1
+# The table's stream into the stream function, as Lambda's event source
+# mapping would (`cargo build --workspace` built it); tests that must see
+# background work wait on its GET /settle (api_tests::settle).
+start_pump .local/stream-pump-test.log
 
 # Build every test executable, then run them directly rather than through
 # `cargo test`: cargo would hold the build lock while the tests run, and an
@@ -117,12 +123,25 @@ else
   cargo xtask grants "$DYNAMODB_ACTIONS_LOG" || failed+=("dynamodb-grants")
 fi
 
+# The pump must have lived through the run (a crash would leave background
+# work undone without failing any test that does not wait for it).
+if ! kill -0 "$PUMP_PID" 2>/dev/null; then
+  echo "the stream pump died (.local/stream-pump-test.log):" >&2
+  tail -n 20 .local/stream-pump-test.log >&2 || true
+  failed+=("stream-pump")
+else
+  echo "== stream pump: $(curl -s "$PUMP_URL/stats")"
+fi
+
 if ((${#failed[@]})); then
   echo "FAILED test executables: ${failed[*]}" >&2
   echo "--- last errors of the local API (.local/watch-test.log):" >&2
-  # Request lines carry the configured level (WARN here): leave them out.
-  grep -a -v '"message":"request"' .local/watch-test.log |
+  # Request lines (and the stream consumer's batch lines) carry the
+  # configured level (WARN here): leave them out.
+  grep -a -v -E '"message":"(request|batch)"' .local/watch-test.log |
     grep -a -E '"level":"(ERROR|WARN)"|panicked|ERROR|error' | tail -n 40 >&2 || true
+  echo "--- the stream pump's warnings (.local/stream-pump-test.log):" >&2
+  grep -a -E 'WARN|ERROR' .local/stream-pump-test.log | tail -n 10 >&2 || true
   exit 1
 fi
 echo "all $(wc -l <"$tests_list") test executables passed"

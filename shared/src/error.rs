@@ -93,6 +93,10 @@ impl From<DbError> for Error {
                     ),
                 )
             }
+            DbError::OverBudget { budget, .. } => Error::Unprocessable(format!(
+                "this request would read more than this route allows ({} reads, {} read units); narrow it",
+                budget.calls, budget.read_units
+            )),
             DbError::Superseded => Error::Conflict(
                 "a retry with the same Idempotency-Key took this request over".into(),
             ),

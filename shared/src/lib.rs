@@ -16,11 +16,13 @@ pub mod labels;
 pub mod milestones;
 pub mod name;
 pub mod repos;
+pub mod stream;
 pub mod telemetry;
 #[cfg(feature = "testing")]
 pub mod testing;
 pub mod text;
 pub mod time;
+pub mod words;
 
 pub use config::Config;
 pub use error::{Error, Result};

@@ -39,6 +39,10 @@ pub async fn app_with(setting: impl Fn(&str) -> Option<String>) -> App {
         "ROOT_URL" => Some("http://forge.test/".into()),
         _ if setting(k).is_some() => setting(k),
         "DYNAMODB_TRANSACTION_LIMIT" | "TOKEN_CACHE_TTL_SECONDS" => std::env::var(k).ok(),
+        // DynamoDB Local is shared with the black-box run, whose stream
+        // consumer may still be busy: patience, not a stall, is tested here.
+        "DB_ATTEMPT_TIMEOUT_MS" => Some("10000".into()),
+        "DB_OPERATION_TIMEOUT_MS" => Some("30000".into()),
         _ => None,
     })
     .expect("test configuration is valid");

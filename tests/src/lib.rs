@@ -1,6 +1,8 @@
 //! Helpers for the black-box tests: they call the API over HTTP the way a
 //! client does. `make test` serves the real function binaries with
-//! `cargo lambda watch` and sets `API_URL` and `BOOTSTRAP_ADMIN_TOKEN`.
+//! `cargo lambda watch` and sets `API_URL` and `BOOTSTRAP_ADMIN_TOKEN`, and
+//! runs tools/stream-pump (the table's stream into the `stream` function)
+//! with its status API at `PUMP_URL` ([`settle`]).
 
 pub mod deploy;
 pub mod raw;
@@ -45,6 +47,46 @@ impl Reply {
     pub fn total(&self) -> Option<u64> {
         self.header("x-total-count").and_then(|v| v.parse().ok())
     }
+}
+
+/// The stream pump's status API (`PUMP_URL`, set by `make test`).
+fn pump_url() -> String {
+    std::env::var("PUMP_URL")
+        .expect("PUMP_URL must name the stream pump's status API: run the tests with `make test`")
+        .trim_end_matches('/')
+        .to_string()
+}
+
+/// Waits until the stream consumer has handled every change made to the
+/// table before this call (tools/stream-pump's `GET /settle`), for tests
+/// that must see background work. Panics with the pump's answer (what is
+/// pending, its last error) when that takes over 30 seconds.
+pub async fn settle() {
+    let url = format!("{}/settle?timeout_ms=30000", pump_url());
+    let res = reqwest::Client::new()
+        .get(&url)
+        .timeout(std::time::Duration::from_secs(40))
+        .send()
+        .await
+        .unwrap_or_else(|e| panic!("GET {url}: {e} (is the stream pump running?)"));
+    let status = res.status();
+    let body = res.text().await.unwrap_or_default();
+    assert!(
+        status.is_success(),
+        "the stream consumer did not catch up with the table ({status}): {body}"
+    );
+}
+
+/// The stream pump's counters (`GET /stats`): invocations,
+/// records_delivered, failures, retries, skipped_records, ...
+pub async fn pump_stats() -> Value {
+    let url = format!("{}/stats", pump_url());
+    reqwest::get(&url)
+        .await
+        .unwrap_or_else(|e| panic!("GET {url}: {e}"))
+        .json()
+        .await
+        .unwrap_or_else(|e| panic!("GET {url}: {e}"))
 }
 
 /// The table the API serves, for tests that check what is stored (read

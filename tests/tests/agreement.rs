@@ -2,9 +2,9 @@
 //! router in Cargo.toml and the HttpApi events in template.yaml are
 //! generated from it (`make routes`), and the OpenAPI document is written
 //! by hand. These tests fail as soon as any of them disagrees with the
-//! code, and when template.yaml's table differs from the one the code
-//! creates. `policies` does the same for each function's IAM statements
-//! and its DynamoDB grant.
+//! code, and when template.yaml's table (keys, indexes, stream) differs
+//! from the one the code creates. `policies` does the same for each
+//! function's IAM statements and its DynamoDB grant.
 
 #[path = "agreement/policies.rs"]
 mod policies;
@@ -41,6 +41,8 @@ fn functions() -> Vec<(&'static str, &'static [Route], &'static Grant)> {
         ("issues", issues::ROUTES, &issues::DYNAMODB),
         ("milestones", milestones::ROUTES, &milestones::DYNAMODB),
         ("repos", repos::ROUTES, &repos::DYNAMODB),
+        // The stream consumer: a grant, no routes.
+        ("stream", &[], &stream::DYNAMODB),
     ]
 }
 
@@ -111,6 +113,11 @@ fn from_template() -> BTreeSet<Entry> {
             continue; // API Gateway's $default route, no path of its own
         }
         for (_, ev) in props["Events"].as_mapping().into_iter().flatten() {
+            if binary == "stream" {
+                // The table's stream (tests/tests/stack.rs checks it).
+                assert_eq!(ev["Type"].as_str(), Some("DynamoDB"));
+                continue;
+            }
             assert_eq!(ev["Type"].as_str(), Some("HttpApi"));
             let p = &ev["Properties"];
             out.insert((
@@ -203,6 +210,11 @@ fn template_table_matches_the_code() {
     assert_eq!(
         props["TimeToLiveSpecification"]["Enabled"].as_bool(),
         Some(true)
+    );
+    assert_eq!(
+        props["StreamSpecification"]["StreamViewType"].as_str(),
+        Some(table::STREAM_VIEW.as_str()),
+        "the stream the consumer reads, as bootstrap turns it on"
     );
     let keys = |schema: &Yaml| -> Vec<(String, String)> {
         schema

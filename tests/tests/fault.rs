@@ -2,7 +2,8 @@
 //! writes. Run by `scripts/fault-test.sh` against an API and a DynamoDB
 //! Local of its own (freezing the shared one would stall every other
 //! test), which sets `FAULT_DDB_PID` (the database process), `CHECK_DATA`
-//! (the operator's consistency check) and the usual API variables.
+//! (the operator's consistency check), `PUMP_URL` (its stream pump) and the
+//! usual API variables.
 //!
 //! Every answer must be a 2xx or a 503 (with `Retry-After`), none may hang,
 //! each 503 must come within 5 s of the stall (or of its request, if that
@@ -165,8 +166,11 @@ async fn a_stalled_database_answers_503_and_leaves_no_drift() {
         unavailable.len()
     );
 
-    // Let what DynamoDB Local queued during the freeze finish, then check.
+    // Let what DynamoDB Local queued during the freeze finish, and the
+    // stream consumer catch up with it (background work is part of what
+    // the check checks), then check.
     tokio::time::sleep(Duration::from_secs(3)).await;
+    api_tests::settle().await;
     let check = std::env::var("CHECK_DATA").expect("CHECK_DATA names the check-data binary");
     let out = Command::new(&check).output().expect("run check-data");
     let report: Value = serde_json::from_slice(&out.stdout).expect("check-data prints JSON");

@@ -42,6 +42,9 @@ const FUNCTIONS: &[(&str, &[Route], &Grant)] = &[
     ("app-create", app_create::ROUTES, &app_create::DYNAMODB),
     ("app-crud", app_crud::ROUTES, &app_crud::DYNAMODB),
     ("infra", infra::ROUTES, &infra::DYNAMODB),
+    // The stream consumer: no routes (its event is the table's stream),
+    // only a grant (`shared::grant!`).
+    ("stream", &[], &stream::DYNAMODB),
 ];
 
 /// The function behind the catch-all route (`$default` on AWS): every
@@ -177,10 +180,16 @@ fn fallback_table(text: &str) -> Result<String, String> {
 }
 
 /// Each function's HttpApi events, in its region inside `Events:`, and
-/// its IAM statements, in its region inside `Policies:`.
+/// its IAM statements, in its region inside `Policies:`. A function without
+/// routes (the stream consumer) has no events region: its event is written
+/// by hand.
 fn template_yaml(text: &str) -> Result<String, String> {
     let mut text = text.to_string();
     for (function, routes, grant) in FUNCTIONS {
+        text = policies(&text, function, grant)?;
+        if routes.is_empty() {
+            continue;
+        }
         let mut out = String::new();
         let mut names = Vec::new();
         for r in *routes {
@@ -196,7 +205,6 @@ fn template_yaml(text: &str) -> Result<String, String> {
             names.push(name);
         }
         text = replace(&text, &format!(" ({function})"), &out)?;
-        text = policies(&text, function, grant)?;
     }
     Ok(text)
 }

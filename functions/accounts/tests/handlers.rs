@@ -538,8 +538,10 @@ async fn blocks_by_users_and_orgs() {
 #[tokio::test]
 async fn token_cache_trades_a_short_delay_for_no_lookups() {
     use base64::Engine;
-    let ttl = std::time::Duration::from_secs(1);
-    let here = testing::app_with(|k| (k == "TOKEN_CACHE_TTL_SECONDS").then(|| "1".into())).await;
+    // Long enough that a loaded machine (the black-box run's stream
+    // consumer shares DynamoDB Local) still answers within it.
+    let ttl = std::time::Duration::from_secs(4);
+    let here = testing::app_with(|k| (k == "TOKEN_CACHE_TTL_SECONDS").then(|| "4".into())).await;
     let elsewhere = shared::http::App::new((*here.config).clone()).await;
     let (_, token) = testing::seed_user(&here, "cached", false, &["all"]).await;
     let me = |app: &shared::http::App| {

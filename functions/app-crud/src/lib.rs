@@ -37,6 +37,7 @@ const LIST: Limits = Limits {
         "server_uuid",
         "destination_uuid",
     ],
+    reads: Limits::LISTING,
 };
 
 shared::routes! {

@@ -22,6 +22,7 @@ const SUMMARY: Limits = Limits {
     body: 64 * 1024,
     omit: &["description"],
     keep: &["uuid", "name"],
+    reads: Limits::LISTING,
 };
 
 shared::routes! {

@@ -7,7 +7,7 @@ mod handlers;
 
 use shared::{
     auth::scope::Category::Issue,
-    db::Action::{BatchGetItem, GetItem, Query},
+    db::Action::{BatchGetItem, GetItem, PutItem, Query},
     http::{
         Guard::Scope,
         Limits,
@@ -17,9 +17,10 @@ use shared::{
 
 shared::routes! {
     dialect: Tracker;
-    // Read-only: listings and search never write.
+    // Listings and search read; the one write is the cursor a deep walk
+    // leaves for the next page (`issues::index::cursor`).
     dynamodb {
-        table: &[GetItem, BatchGetItem, Query],
+        table: &[GetItem, BatchGetItem, Query, PutItem],
         indexes: &[Query],
         rare: &[],
     };

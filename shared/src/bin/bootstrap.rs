@@ -1,6 +1,7 @@
-//! Operator command: creates the table if it is missing, then the first
-//! site admin and a token for them. Safe to run again: nothing that exists
-//! is changed.
+//! Operator command: creates the table if it is missing (or turns on its
+//! stream, if a table made before the stream lacks it), then the first site
+//! admin and a token for them. Safe to run again: nothing that exists is
+//! changed.
 //!
 //! Environment: the usual `TABLE_NAME` / `DYNAMODB_ENDPOINT`, plus
 //! `BOOTSTRAP_ADMIN_USER` (default `root`), `BOOTSTRAP_ADMIN_EMAIL`,
@@ -35,6 +36,10 @@ async fn main() -> Result<(), BoxError> {
         config.table_name,
         if created { "created" } else { "exists" }
     );
+    if table::ensure_stream(&clients.retrying, &config.table_name).await? == table::Stream::Enabled
+    {
+        println!("table {}: stream turned on", config.table_name);
+    }
     let db = Db::new(clients, config.table_name.clone());
 
     let name = env("BOOTSTRAP_ADMIN_USER").unwrap_or_else(|| "root".into());

@@ -174,6 +174,25 @@ impl Grant {
     }
 }
 
+/// Declares the DynamoDB grant of a function without a route table (the
+/// stream consumer), in the terms of `routes!`'s `dynamodb { .. }`:
+/// `shared::grant! { table: &[..], indexes: &[..], rare: &[..] }` makes
+/// `pub const DYNAMODB: Grant` named after the crate. `cargo xtask routes`
+/// writes it into the function's policy and its `Db` enforces it, as for
+/// every function.
+#[macro_export]
+macro_rules! grant {
+    ($($field:ident: $value:expr),* $(,)?) => {
+        /// The DynamoDB actions this function may call, in IAM's terms:
+        /// `cargo xtask routes` writes them into its policy in
+        /// template.yaml, and its `Db` refuses any other call.
+        pub const DYNAMODB: $crate::db::Grant = $crate::db::Grant {
+            function: env!("CARGO_PKG_NAME"),
+            $($field: $value),*
+        };
+    };
+}
+
 /// Lets a call that needs `needs` through if `grant` holds every one of
 /// them, noting what the function used; refuses it otherwise, before it is
 /// sent.

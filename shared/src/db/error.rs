@@ -46,6 +46,17 @@ pub enum DbError {
         function: &'static str,
         needs: super::Permission,
     },
+    /// The request's read budget is spent (see [`super::Budget`]).
+    #[error(
+        "this request would read more than its route allows: {calls} reads and {read_units} read units so far, at most {} and {}",
+        budget.calls,
+        budget.read_units
+    )]
+    OverBudget {
+        calls: u32,
+        read_units: f64,
+        budget: super::Budget,
+    },
     #[error("dynamodb: {0}")]
     Service(String),
     #[error("item does not match its model: {0}")]

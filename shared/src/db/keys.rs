@@ -330,3 +330,51 @@ pub fn team_queue_pk(team: &str) -> String {
 pub fn idempotency(caller: &str, key_hash: &str) -> Item {
     key(&format!("IDEM#{caller}#{key_hash}"), "IDEM")
 }
+
+// --- Search's index (`issues::index`), kept by the table's stream
+// consumer: one small item per listing an issue is entered in, a
+// document per issue (what the index holds of it) and sharded counters.
+
+/// One listing: `scope` (`GE`, `O:<owner>`, `R:<repo id>`, ...) and `term`
+/// (`kio`, `w:<word>`, `l:<label>`, ...); see `issues::index::lists`.
+pub fn index_list_pk(scope: &str, term: &str) -> String {
+    format!("IX#{scope}#{term}")
+}
+
+/// Where an issue sorts in a listing: a time (creation, or last update
+/// for the update-ordered listings), then repository and number.
+pub fn index_place_sk(time: i64, repo_id: i64, index: i64) -> String {
+    format!("{time:020}#{repo_id:020}#{index:020}")
+}
+
+/// An issue's index document, beside the issue.
+pub fn index_doc(repo_id: i64, index: i64) -> Item {
+    key(&repo_pk(repo_id), &format!("{INDEX_DOC_PREFIX}{index:020}"))
+}
+
+pub const INDEX_DOC_PREFIX: &str = "IXD#";
+
+/// One shard of a scope's counters.
+pub fn index_counts(scope: &str, shard: i64) -> Item {
+    key(&format!("IXC#{scope}#{shard}"), "COUNT")
+}
+
+/// A re-indexing job of one repository (its issues' documents are
+/// recomputed a page at a time; see `issues::index::jobs`).
+pub fn index_repo_job(repo_id: i64, what: &str) -> Item {
+    key(&repo_pk(repo_id), &format!("{INDEX_JOB_PREFIX}{what}"))
+}
+
+/// A re-indexing job of an owner's repositories (it starts one job per
+/// repository).
+pub fn index_owner_job(owner: &str, what: &str) -> Item {
+    key(&owner_pk(owner), &format!("{INDEX_JOB_PREFIX}{what}"))
+}
+
+pub const INDEX_JOB_PREFIX: &str = "IXJOB#";
+
+/// Where the next page of a listing starts, for a few minutes after the
+/// page before it was served (`hash`: of the caller, route and query).
+pub fn listing_cursor(hash: &str, page: u64) -> Item {
+    key(&format!("CURSOR#{hash}"), &format!("PAGE#{page:020}"))
+}

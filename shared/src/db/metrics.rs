@@ -66,3 +66,13 @@ impl Metrics {
         self.0.lock().unwrap_or_else(|p| p.into_inner()).0.clone()
     }
 }
+
+impl MetricsSnapshot {
+    /// Read calls made so far.
+    pub fn read_calls(&self) -> u32 {
+        self.calls
+            .iter()
+            .filter(|c| matches!(**c, "GetItem" | "BatchGetItem" | "Query" | "Scan"))
+            .count() as u32
+    }
+}

@@ -88,9 +88,21 @@ pub struct Marker {
     pub attempt: String,
 }
 
+/// The most one request may read: a ceiling every route declares (its
+/// `Limits`), checked before each read, so no request, whatever its input
+/// or caller, costs more than this plus one call.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Budget {
+    /// Read calls (each a round trip).
+    pub calls: u32,
+    /// Read units consumed.
+    pub read_units: f64,
+}
+
 /// Per-request state besides the metrics.
 #[derive(Debug, Default)]
 struct RequestState {
+    budget: Mutex<Option<Budget>>,
     marker: Mutex<Option<Marker>>,
     committed: AtomicBool,
     writes_started: AtomicBool,
@@ -185,6 +197,15 @@ impl Db {
         );
     }
 
+    /// Limits what the rest of this request may read.
+    pub fn set_budget(&self, budget: Budget) {
+        *self
+            .request
+            .budget
+            .lock()
+            .unwrap_or_else(|p| p.into_inner()) = Some(budget);
+    }
+
     /// When the request must have answered (cleanup after a committed delete
     /// stops in time for it).
     pub fn set_deadline(&self, at: std::time::Instant) {
@@ -273,6 +294,9 @@ impl Db {
         if let Some(grant) = self.grant {
             access::enforce(grant, needs)?;
         }
+        if kind == Op::Read {
+            self.within_budget()?;
+        }
         if kind == Op::Write {
             self.request.writes_started.store(true, Ordering::SeqCst);
         }
@@ -283,6 +307,28 @@ impl Db {
             Err(_) => self.metrics.add(op, Vec::new()),
         }
         result.map_err(map)
+    }
+
+    /// Refuses a read once the request's budget is spent.
+    fn within_budget(&self) -> Result<(), DbError> {
+        let Some(budget) = *self
+            .request
+            .budget
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+        else {
+            return Ok(());
+        };
+        let spent = self.metrics.snapshot();
+        let calls = spent.read_calls();
+        if calls >= budget.calls || spent.read_units >= budget.read_units {
+            return Err(DbError::OverBudget {
+                calls,
+                read_units: spent.read_units,
+                budget,
+            });
+        }
+        Ok(())
     }
 
     /// Strongly consistent read of one item (see [`Consistency`]: single

@@ -5,11 +5,15 @@
 //!
 //! What it recomputes:
 //! - tracker: repository issue and pull totals and `last_index`; the
-//!   repository name its counters item carries (renames); milestone totals
-//!   and membership items; issue and repository comment counts; team
-//!   member counts; dependency links (both sides, both issues alive);
-//!   grants and comments of deleted repositories, comments of deleted
-//!   issues; the search index's entries and counters;
+//!   repository name and the copies of its settings (visibility, units)
+//!   its counters item carries; milestone totals and membership items;
+//!   issue and repository comment counts; team member counts; dependency
+//!   links (both sides, both issues alive); grants and comments of deleted
+//!   repositories, comments of deleted issues;
+//! - search index ([`search_index`]): every issue's document, recomputed
+//!   from the issue, its repository, labels, milestone and comments as the
+//!   stream consumer would; the listing entries of every document and
+//!   comment, none other (and none of the previous index); the counters;
 //! - deploy: `refs` of projects, servers, keys and provider apps;
 //!   environment and destination counts; each team's object counts; domain
 //!   claims against the applications that hold them; open deployments of
@@ -19,68 +23,33 @@
 //! they are unit-tested without a database. A scan is not a snapshot: while
 //! the API serves, a write can fall between the items it moves, so a repair
 //! acts only on findings that two scans a few seconds apart agree on, and
-//! counters are set on condition that they still hold what was read.
-//! Repairs are idempotent.
+//! counters and documents are written on condition that they still hold
+//! what was read. Repairs are idempotent.
 
 mod deploy;
+mod inventory;
 mod repair;
 mod scan;
 mod search_index;
 mod tracker;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 use serde::Serialize;
 
-use crate::db::{Item, number, text};
+use crate::{
+    db::{Item, number, text},
+    issues::index::doc::Doc,
+};
 
+pub use inventory::Inventory;
 pub use repair::repair;
 pub use scan::scan;
 
-/// The table as the checks see it: every item's checked attributes,
-/// grouped by partition key, in sort-key order.
-#[derive(Debug, Default)]
-pub struct Inventory {
-    pub partitions: BTreeMap<String, Vec<Item>>,
-    pub items: usize,
-}
-
-impl Inventory {
-    pub fn add(&mut self, item: Item) {
-        let pk = text(&item, "pk").to_string();
-        self.partitions.entry(pk).or_default().push(item);
-        self.items += 1;
-    }
-
-    /// Sorts each partition by sort key (a scan returns them in any order).
-    pub fn sort(&mut self) {
-        for items in self.partitions.values_mut() {
-            items.sort_by(|a, b| text(a, "sk").cmp(text(b, "sk")));
-        }
-    }
-
-    fn partition(&self, pk: &str) -> &[Item] {
-        self.partitions.get(pk).map_or(&[], Vec::as_slice)
-    }
-
-    fn get(&self, pk: &str, sk: &str) -> Option<&Item> {
-        let items = self.partition(pk);
-        items
-            .binary_search_by(|i| text(i, "sk").cmp(sk))
-            .ok()
-            .map(|at| &items[at])
-    }
-
-    fn with_prefix<'a>(&'a self, pk: &str, prefix: &'a str) -> impl Iterator<Item = &'a Item> {
-        self.partition(pk)
-            .iter()
-            .filter(move |i| text(i, "sk").starts_with(prefix))
-    }
-}
-
-/// One difference between what is stored and what it should be.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// One difference between what is stored and what it should be. Two scans
+/// agree on a finding when they find it equal (hashed by kind and key).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Finding {
     /// What kind of drift this is.
     pub what: &'static str,
@@ -89,8 +58,14 @@ pub struct Finding {
     pub fix: Fix,
 }
 
+impl std::hash::Hash for Finding {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        (self.what, &self.pk, &self.sk).hash(h);
+    }
+}
+
 /// How a finding is repaired.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "action", rename_all = "snake_case")]
 pub enum Fix {
     /// A counter holds `stored` where it should hold `actual`.
@@ -110,18 +85,41 @@ pub enum Fix {
         stored: Vec<String>,
         actual: Vec<String>,
     },
-    /// A key-only item is missing (a milestone membership).
+    /// A copied setting is outdated (a repository's visibility or units on
+    /// its counters item).
+    SetFlag {
+        attribute: String,
+        stored: bool,
+        actual: bool,
+    },
+    /// A key-only item is missing (a milestone membership, an index
+    /// listing entry).
     PutKey,
+    /// A comment's listing entry is missing or carries the wrong time.
+    PutStub { t: i64 },
+    /// An issue's index document is missing (`stored_rev` none) or differs
+    /// in `fields`: `document` is put on condition that the stored one is
+    /// still at `stored_rev`.
+    PutDocument {
+        stored_rev: Option<i64>,
+        fields: Vec<String>,
+        #[serde(skip)]
+        document: Box<Doc>,
+    },
     /// An item nothing reaches any more.
     Delete,
     /// A deployment of a deleted application is still open.
     Cancel,
+    /// Nothing to do automatically: the item needs a look.
+    Inspect,
 }
 
 /// Everything found, for the report.
 #[derive(Debug, Default, Serialize)]
 pub struct Report {
     pub items_scanned: usize,
+    /// Read units the scans consumed.
+    pub read_units: f64,
     pub drift: Vec<Finding>,
     pub repaired: usize,
     /// Repairs skipped because the value moved meanwhile (run again).
@@ -211,42 +209,48 @@ pub(crate) mod tests {
 
     #[test]
     fn a_consistent_table_has_no_findings() {
-        let inv = inventory(vec![
-            keyed(
-                "OWNER#o",
-                "REPO#r",
-                &[("id", n(1)), ("owner", s("o")), ("name", s("r"))],
-            ),
-            keyed(
-                "REPO#1",
-                "PROFILE",
-                &[
-                    ("num_issues", n(1)),
-                    ("last_index", n(1)),
-                    ("owner", s("o")),
-                    ("name", s("r")),
-                ],
-            ),
-            keyed(
-                "REPO#1",
-                "ISSUE#00000000000000000001",
-                &[("index", n(1)), ("poster", s("o"))],
-            ),
-        ]);
-        // Its search index: four listings, and the counters (any shard).
-        let sk = crate::db::keys::search_sk(0, 1, 1);
-        let mut items: Vec<Item> = ["A0", "P0", "O:o", "U:o:c"]
-            .iter()
-            .map(|scope| keyed(&crate::db::keys::search_pk(scope, false, false), &sk, &[]))
-            .collect();
-        items.extend(
-            ["SXN#A3", "SXN#P5", "SXN#Q1:o"]
-                .iter()
-                .map(|pk| keyed(pk, "COUNT", &[("io", n(1))])),
-        );
-        let mut inv = inv;
-        items.into_iter().for_each(|i| inv.add(i));
-        inv.sort();
+        // A repository with an issue, a label, a milestone, comments, and
+        // the search index the stream consumer keeps of them.
+        let inv = inventory(search_index::consistent_table());
         assert_eq!(check(&inv), Vec::new());
+    }
+
+    #[test]
+    fn scanned_issues_and_comments_keep_words_not_texts() {
+        let issue = keyed(
+            "REPO#1",
+            "ISSUE#00000000000000000003",
+            &[
+                ("index", n(3)),
+                ("title", s("Crash on start")),
+                ("body", s("segfault")),
+                ("lock_reason", s("kept")),
+            ],
+        );
+        let comment = keyed(
+            "REPO#1",
+            "COMMENT#00000000000000000009",
+            &[
+                ("index", n(3)),
+                ("body", s("Parser, again")),
+                ("gsi1pk", s("x")),
+            ],
+        );
+        let inv = inventory(vec![issue, comment]);
+        let [c, i] = &inv.partitions["REPO#1"][..] else {
+            panic!("{inv:?}")
+        };
+        assert!(!i.contains_key("title") && !i.contains_key("body"));
+        assert_eq!(
+            i.get("lock_reason"),
+            Some(&s("kept")),
+            "issues keep the rest"
+        );
+        assert_eq!(
+            inventory::words(i).collect::<Vec<_>>(),
+            ["crash", "start", "segfault", "3"]
+        );
+        assert!(!c.contains_key("body") && !c.contains_key("gsi1pk"));
+        assert_eq!(inventory::words(c).collect::<Vec<_>>(), ["parser", "again"]);
     }
 }

@@ -1,26 +1,92 @@
 //! Applies findings. Counters are set on condition that they still hold
 //! what was read (a request may have moved them since the scan: such a
-//! repair is skipped and the next run looks again); deletions, claim
-//! holders and cancellations are idempotent.
+//! repair is skipped and the next run looks again), and index documents on
+//! condition that their revision is unchanged; key-only puts (memberships,
+//! index entries) and deletions are idempotent and go in batches (25 per
+//! call, a few calls in flight: an upgrade may add millions of entries);
+//! claim holders and cancellations are idempotent.
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::{Finding, Fix, Report};
 use crate::db::{
-    self, Db, DbError,
+    self, Db, DbError, Item,
     keys::{self, key},
 };
 
+/// Key-only writes gathered before a batch goes.
+const CHUNK: usize = 1000;
+
 /// Repairs every finding of `report`, counting what was done and skipped.
 pub async fn repair(db: &Db, report: &mut Report) -> Result<(), DbError> {
+    let (mut puts, mut deletes) = (Batch::default(), Batch::default());
+    let (mut repaired, mut skipped) = (0, 0);
     for f in &report.drift {
-        match apply(db, f).await {
-            Ok(()) => report.repaired += 1,
-            Err(DbError::ConditionFailed) => report.skipped += 1,
-            Err(e) => return Err(e),
+        match &f.fix {
+            Fix::PutKey => puts.push(key(&f.pk, &f.sk)),
+            Fix::PutStub { t } => {
+                let mut item = key(&f.pk, &f.sk);
+                item.insert("t".into(), db::n(*t));
+                puts.push(item);
+            }
+            Fix::Delete => deletes.push(key(&f.pk, &f.sk)),
+            Fix::Inspect => skipped += 1,
+            _ => match apply(db, f).await {
+                Ok(()) => repaired += 1,
+                Err(DbError::ConditionFailed) => skipped += 1,
+                Err(e) => return Err(e),
+            },
+        }
+        if puts.items.len() >= CHUNK {
+            repaired += puts.put(db).await?;
+        }
+        if deletes.items.len() >= CHUNK {
+            repaired += deletes.delete(db).await?;
         }
     }
+    repaired += puts.put(db).await?;
+    repaired += deletes.delete(db).await?;
+    report.repaired += repaired;
+    report.skipped += skipped;
     Ok(())
+}
+
+/// Key-only puts or deletions, each key once (a batch may not name one
+/// twice).
+#[derive(Default)]
+struct Batch {
+    items: Vec<Item>,
+    keys: std::collections::HashSet<(String, String)>,
+}
+
+impl Batch {
+    fn push(&mut self, item: Item) {
+        let k = (
+            db::text(&item, "pk").to_string(),
+            db::text(&item, "sk").to_string(),
+        );
+        if self.keys.insert(k) {
+            self.items.push(item);
+        }
+    }
+
+    /// Puts what was gathered; how many.
+    async fn put(&mut self, db: &Db) -> Result<usize, DbError> {
+        let items = self.take();
+        let n = items.len();
+        db.batch_put(items).await.map(|()| n)
+    }
+
+    async fn delete(&mut self, db: &Db) -> Result<usize, DbError> {
+        let keys = self.take();
+        let n = keys.len();
+        db.batch_delete(keys).await.map(|()| n)
+    }
+
+    fn take(&mut self) -> Vec<Item> {
+        self.keys.clear();
+        std::mem::take(&mut self.items)
+    }
 }
 
 async fn apply(db: &Db, f: &Finding) -> Result<(), DbError> {
@@ -106,8 +172,40 @@ async fn apply(db: &Db, f: &Finding) -> Result<(), DbError> {
                 .map(|_| ())
             }
         }
-        Fix::PutKey => db.put(|p| p.set_item(Some(k))).await,
-        Fix::Delete => db.delete(|d| d.set_key(Some(k))).await,
+        Fix::SetFlag {
+            attribute,
+            stored,
+            actual,
+        } => db
+            .update(|u| {
+                u.set_key(Some(k))
+                    .update_expression("SET #a = :actual")
+                    .condition_expression("#a = :stored")
+                    .expression_attribute_names("#a", attribute)
+                    .expression_attribute_values(":stored", AttributeValue::Bool(*stored))
+                    .expression_attribute_values(":actual", AttributeValue::Bool(*actual))
+            })
+            .await
+            .map(|_| ()),
+        Fix::PutDocument {
+            stored_rev,
+            document,
+            ..
+        } => {
+            let item = document.to_item()?;
+            db.put(|p| {
+                let p = p.set_item(Some(item));
+                match stored_rev {
+                    Some(rev) => p
+                        .condition_expression("rev = :rev")
+                        .expression_attribute_values(":rev", db::n(*rev)),
+                    None => p.condition_expression("attribute_not_exists(pk)"),
+                }
+            })
+            .await
+        }
         Fix::Cancel => crate::deploy::deployments::cancel_at(db, k).await,
+        // Batched by `repair`, or nothing to do.
+        Fix::PutKey | Fix::PutStub { .. } | Fix::Delete | Fix::Inspect => Ok(()),
     }
 }

@@ -1,74 +1,61 @@
-//! Reads the whole table for the checks, keeping only the attributes they
-//! use (no bodies or settings), in a few parallel scan segments.
+//! Reads the whole table for the checks, in a few parallel scan segments,
+//! one page (at most 1 MB) at a time: each page's items are reduced
+//! ([`Inventory::add`]) before the next is read, so issue and comment
+//! bodies never accumulate, whatever the table's size.
+//!
+//! Items are read whole (no projection): a scan costs the same read units
+//! either way (DynamoDB charges the size of the items read, before any
+//! projection), and the reduction keeps what each kind of item needs, so
+//! a new field of a document cannot be left out by a stale list here.
+//!
+//! `Db::scan_segment` returns a whole segment at once, so this reads
+//! pages through the table's client itself (`Db::client`, for operators'
+//! tools) and adds up their read units into [`Inventory::read_units`].
+
+use aws_sdk_dynamodb::{error::DisplayErrorContext, types::ReturnConsumedCapacity};
 
 use super::Inventory;
 use crate::db::{Db, DbError};
 
-/// The attributes any check reads.
-const ATTRIBUTES: [&str; 27] = [
-    "pk",
-    "sk",
-    "kind",
-    "id",
-    "index",
-    "is_pull",
-    "closed",
-    "milestone",
-    "num_issues",
-    "num_closed_issues",
-    "num_pulls",
-    "num_closed_pulls",
-    "last_index",
-    "owner",
-    "name",
-    "repo_id",
-    "members",
-    "uuid",
-    "refs",
-    "envs",
-    "dests",
-    "project_uuid",
-    "server_uuid",
-    "provider_app_uuid",
-    "private_key_uuid",
-    "claimed",
-    "apps",
-];
-
-/// Attributes read besides [`ATTRIBUTES`] (deployments, team counts,
-/// comment counts, the search index).
-const MORE: [&str; 20] = [
-    "created",
-    "poster",
-    "assignees",
-    "mentions",
-    "comment_mentions",
-    "private",
-    "io",
-    "ic",
-    "po",
-    "pc",
-    "comments",
-    "num_issue_comments",
-    "num_pull_comments",
-    "status",
-    "application_uuid",
-    "applications",
-    "projects",
-    "servers",
-    "private_keys",
-    "provider_apps",
-];
-
 const SEGMENTS: i32 = 4;
 
 pub async fn scan(db: &Db) -> Result<Inventory, DbError> {
-    let names: Vec<&str> = ATTRIBUTES.iter().chain(MORE.iter()).copied().collect();
-    let segments = (0..SEGMENTS).map(|segment| db.scan_segment(segment, SEGMENTS, &names));
+    let segments = (0..SEGMENTS).map(|s| segment(db, s));
     let mut inv = Inventory::default();
-    for items in futures::future::try_join_all(segments).await? {
-        items.into_iter().for_each(|i| inv.add(i));
+    for part in futures::future::try_join_all(segments).await? {
+        inv.merge(part);
     }
     inv.sort();
     Ok(inv)
+}
+
+async fn segment(db: &Db, segment: i32) -> Result<Inventory, DbError> {
+    let mut inv = Inventory::default();
+    let mut cursor = None;
+    loop {
+        let page = db
+            .client()
+            .scan()
+            .table_name(db.table())
+            .segment(segment)
+            .total_segments(SEGMENTS)
+            .consistent_read(true)
+            .return_consumed_capacity(ReturnConsumedCapacity::Total)
+            .set_exclusive_start_key(cursor.take())
+            .send()
+            .await
+            .map_err(|e| DbError::Service(DisplayErrorContext(&e).to_string()))?;
+        inv.read_units += page
+            .consumed_capacity
+            .as_ref()
+            .and_then(|c| c.capacity_units)
+            .unwrap_or(0.0);
+        for item in page.items.unwrap_or_default() {
+            inv.add(item);
+        }
+        match page.last_evaluated_key {
+            Some(k) if !k.is_empty() => cursor = Some(k),
+            _ => return Ok(inv),
+        }
+    }
 }

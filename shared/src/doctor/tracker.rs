@@ -1,9 +1,11 @@
 //! Tracker checks: repository and milestone counters, the counters item's
-//! name after renames, milestone memberships, comment counts, team member
-//! counts, dependency links, and grants and comments of deleted
-//! repositories and issues.
+//! name after renames and its copies of the settings, milestone
+//! memberships, comment counts, team member counts, dependency links, and
+//! grants and comments of deleted repositories and issues.
 
 use std::collections::{HashMap, HashSet};
+
+use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::{Finding, Fix, Inventory, counter, finding, flag, number, tally, text};
 use crate::db::{Item, keys};
@@ -128,6 +130,7 @@ fn repository(
             ));
         }
         comments(out, items, &issues, stats);
+        settings(out, inv, stats, owner, name);
         for (attribute, actual) in [("owner", owner), ("name", name)] {
             if text(stats, attribute) != actual {
                 out.push(finding(
@@ -143,6 +146,33 @@ fn repository(
         }
     }
     milestones(out, inv, pk, &issues);
+}
+
+/// The copies of the settings search reads (visibility and units) on the
+/// counters item, where it carries them, against the settings item: the
+/// index files a repository's issues by the copies.
+fn settings(out: &mut Vec<Finding>, inv: &Inventory, stats: &Item, owner: &str, name: &str) {
+    let key = keys::repo_name(owner, name);
+    let Some(settings) = inv.get(text(&key, "pk"), text(&key, "sk")) else {
+        return;
+    };
+    for attribute in ["private", "has_issues", "has_pull_requests"] {
+        let Some(AttributeValue::Bool(stored)) = stats.get(attribute) else {
+            continue;
+        };
+        let actual = flag(settings, attribute);
+        if *stored != actual {
+            out.push(finding(
+                "repository settings on its counters",
+                stats,
+                Fix::SetFlag {
+                    attribute: attribute.into(),
+                    stored: *stored,
+                    actual,
+                },
+            ));
+        }
+    }
 }
 
 /// Comments: each issue's `comments` and the repository's counts by kind
@@ -356,6 +386,30 @@ mod tests {
                 .iter()
                 .any(|f| f.what == "missing milestone membership"
                     && f.sk == "MSISSUE#00000000000000000007#00000000000000000002")
+        );
+    }
+
+    #[test]
+    fn settings_copied_on_the_counters_follow_the_settings() {
+        let mut items = repo();
+        items[0].insert("private".into(), AttributeValue::Bool(true));
+        items[0].insert("has_issues".into(), AttributeValue::Bool(true));
+        // Copies that agree, one that does not, and one never copied.
+        items[1].insert("private".into(), AttributeValue::Bool(true));
+        items[1].insert("has_issues".into(), AttributeValue::Bool(false));
+        let found = check(&inventory(items));
+        let flags: Vec<&Fix> = found
+            .iter()
+            .filter(|f| f.what == "repository settings on its counters")
+            .map(|f| &f.fix)
+            .collect();
+        assert_eq!(
+            flags,
+            [&Fix::SetFlag {
+                attribute: "has_issues".into(),
+                stored: false,
+                actual: true,
+            }]
         );
     }
 

@@ -237,6 +237,7 @@ mod tests {
             body: 0,
             omit: &["body"],
             keep: &["id"],
+            reads: Limits::LISTING,
         };
         let mut f = ListFitter::new(limits);
         f.push(serde_json::json!({"id": 0, "body": "small", "x": 1}));
@@ -257,6 +258,7 @@ mod tests {
             body: 0,
             omit: &["body"],
             keep: &["id"],
+            reads: Limits::LISTING,
         };
         let mut big = list_of(50, &"x".repeat(130_000));
         fit(&mut big, &limits).unwrap();

@@ -4,7 +4,10 @@
 //! remembering them. [`routes!`](crate::routes) requires every field: a
 //! route that leaves one out does not compile.
 
-use crate::auth::scope::{Ability, Category};
+use crate::{
+    auth::scope::{Ability, Category},
+    db::Budget,
+};
 
 /// What a route demands of a token before its handler runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,9 +60,9 @@ impl Sees {
     pub const DEPLOY: &'static [Sees] = &[Sees::DeployTeam];
 }
 
-/// Size limits: of the request body, and what a list may leave out to
-/// stay under Lambda's response limit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Size limits: of the request body, what a list may leave out to stay
+/// under Lambda's response limit, and what the request may read.
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Limits {
     /// Largest request body in bytes (the configured `MAX_BODY_BYTES` is a
     /// ceiling over every route).
@@ -70,6 +73,8 @@ pub struct Limits {
     pub omit: &'static [&'static str],
     /// If still too large: the only fields each element keeps.
     pub keep: &'static [&'static str],
+    /// The most the request may read (refused with 422 past it).
+    pub reads: Budget,
 }
 
 impl Limits {
@@ -80,12 +85,32 @@ impl Limits {
     /// Deploy routes that take inline Dockerfiles and compose files.
     pub const FILES: Limits = Limits::body(1024 * 1024);
 
+    /// What any route may read: a handful of items, or a bounded clean-up.
+    pub const READS: Budget = Budget {
+        calls: 300,
+        read_units: 5_000.0,
+    };
+
+    /// What a listing may read: its walk through the index (see
+    /// `issues::index::find::LIMITS`) and its page, whose items are at most
+    /// the page size times the largest item.
+    pub const LISTING: Budget = Budget {
+        calls: 150,
+        read_units: 3_000.0,
+    };
+
     pub const fn body(bytes: usize) -> Limits {
         Limits {
             body: bytes,
             omit: &[],
             keep: &[],
+            reads: Limits::READS,
         }
+    }
+
+    /// The same limits with another read budget.
+    pub const fn reading(self, reads: Budget) -> Limits {
+        Limits { reads, ..self }
     }
 
     /// An issue or pull-request list: bodies, refs and the descriptions of
@@ -104,12 +129,13 @@ impl Limits {
             body: 64 * 1024,
             omit,
             keep: &[],
+            reads: Limits::LISTING,
         }
     }
 }
 
 /// One entry of a function's route table.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Route {
     pub method: &'static str,
     /// Path template in API Gateway syntax (`/api/v1/users/{username}`).

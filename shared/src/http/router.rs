@@ -241,6 +241,7 @@ async fn prepare<S: Service>(
     request_id: &str,
 ) -> Result<Ctx> {
     let route = S::routes()[index];
+    db.set_budget(route.limits.reads);
     let query = Query::parse(req.uri().query());
     let (parts, body) = req.into_parts();
     let body = match body {

@@ -29,8 +29,6 @@ pub struct NewIssue {
     pub closed: bool,
     pub head: String,
     pub base: String,
-    /// The repository's place in the search index.
-    pub listing: Option<super::index::Listing>,
 }
 
 const ATTEMPTS: u32 = 200;
@@ -83,7 +81,6 @@ pub async fn create(db: &Db, repo_id: i64, new: NewIssue, claim: Claim) -> Resul
         version: 1,
         head: new.head,
         base: new.base,
-        listing: new.listing,
         ..IssueRecord::default()
     };
     for attempt in 0..ATTEMPTS {

@@ -65,10 +65,7 @@ pub async fn update(
             {
                 let jitter = rand::random::<u64>() % (5 + 5 * u64::from(attempt.min(10)));
                 tokio::time::sleep(Duration::from_millis(jitter)).await;
-                current = IssueRecord {
-                    listing: current.listing.take(),
-                    ..find(db, current.repo_id, current.index).await?
-                };
+                current = find(db, current.repo_id, current.index).await?;
             }
             Err(e) if e.failed_condition().is_some() => {
                 return Err(Error::NoSuchMilestone(next.milestone));

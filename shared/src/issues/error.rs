@@ -86,6 +86,10 @@ pub enum Error {
     TeamWithoutOwner,
     #[error("no team {0}")]
     NoSuchTeam(String),
+    /// A listing that would cost more than one request may spend (the
+    /// message names the limit).
+    #[error("{0}")]
+    TooBroad(String),
 
     // Comments and locks.
     #[error("comment body is blank")]

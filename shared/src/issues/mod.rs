@@ -107,10 +107,6 @@ pub struct IssueRecord {
     /// removed, as Gitea's), at most [`fields::MAX_MENTIONS`].
     #[serde(default)]
     pub comment_mentions: Vec<String>,
-    /// Its repository's owner and visibility, for the search index: set by
-    /// whoever loaded it with its repository (not stored).
-    #[serde(skip)]
-    pub listing: Option<index::Listing>,
 }
 
 impl IssueRecord {
@@ -285,8 +281,7 @@ pub fn add_counter_moves(
             }
         }
     }
-    // Last: callers identify failed conditions by position.
-    Ok(index::moves(tx, before, after)?)
+    Ok(())
 }
 
 /// Deletes an issue: its item, its counters' share (comments included)
@@ -313,10 +308,7 @@ pub async fn delete(db: &Db, issue: &IssueRecord) -> Result<()> {
             Ok(()) => break,
             Err(e) if e.failed_condition() == Some(0) && attempt + 1 < ATTEMPTS => {
                 current = match get(db, current.repo_id, current.index).await? {
-                    Some(fresh) => IssueRecord {
-                        listing: issue.listing.clone(),
-                        ..fresh
-                    },
+                    Some(fresh) => fresh,
                     None => {
                         return Err(Error::NoSuchIssue {
                             repo_id: current.repo_id,

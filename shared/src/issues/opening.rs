@@ -98,7 +98,6 @@ pub async fn open(
         closed: draft.closed,
         head: draft.head,
         base: draft.base,
-        listing: Some(super::index::Listing::of(&ctx.repo)),
     };
     let issue = create::create(db, ctx.repo.id, new, claim).await?;
     // The transaction counted the issue in its milestone.

@@ -26,8 +26,7 @@ use crate::{
 
 /// The issue `index` of the repository, if the caller may read its kind.
 pub async fn readable(db: &Db, ctx: &RepoContext, index: i64) -> Result<IssueRecord> {
-    let mut issue = super::find(db, ctx.repo.id, index).await?;
-    issue.listing = Some(super::index::Listing::of(&ctx.repo));
+    let issue = super::find(db, ctx.repo.id, index).await?;
     rules::readable(&ctx.perm, issue)
 }
 

@@ -10,15 +10,17 @@
 //! update and close sorts: the pull requests in the asked states, read in
 //! full. The shown page is then read by key.
 
-use std::collections::HashMap;
-
 use super::{
     Error, Result,
-    listing::{self, Filter, Order},
-    search::{Listed, Params, repo_kinds},
+    index::{
+        lists::Relation,
+        query::{AnyOf, Checks, Order},
+    },
+    search::{self, Listed, Params, repo_kinds},
 };
 use crate::{
-    accounts::users, db::Db, http::paging::Page, labels, milestones, repos::access::RepoContext,
+    accounts::users, auth::Caller, db::Db, http::paging::Page, labels, milestones,
+    repos::access::RepoContext,
 };
 
 /// `state`: open (also when absent or blank, as Gitea documents it),
@@ -103,18 +105,24 @@ pub fn milestone_id(raw: Option<&str>) -> Result<Option<i64>> {
 
 /// `GET /repos/{owner}/{repo}/pulls`: the pull requests of a repository
 /// whose pull requests the caller may read (404 otherwise).
-pub async fn repo_pulls(db: &Db, ctx: &RepoContext, q: Params<'_>, page: Page) -> Result<Listed> {
-    let mut filter = Filter {
+pub async fn repo_pulls(
+    db: &Db,
+    caller: &Caller,
+    ctx: &RepoContext,
+    q: Params<'_>,
+    page: Page,
+) -> Result<Listed> {
+    let mut checks = Checks {
         kinds: repo_kinds(Some("pulls"), &ctx.perm)?,
         states: states(q.get("state"))?,
-        order: order(q.get("sort"))?,
         base: q
             .get("base_branch")
             .map(str::trim)
             .filter(|b| !b.is_empty())
             .map(str::to_string),
-        ..Filter::default()
+        ..Checks::default()
     };
+    let order = order(q.get("sort"))?;
     let wanted_labels = label_ids(q.all("labels"))?;
     let milestone = milestone_id(q.get("milestone"))?;
     // The poster, the usable labels and the milestone are read at once;
@@ -143,31 +151,23 @@ pub async fn repo_pulls(db: &Db, ctx: &RepoContext, q: Params<'_>, page: Page) -
         }
     };
     let (poster, usable, found_milestone) = tokio::join!(poster, usable, found_milestone);
-    filter.poster = poster?;
+    if let Some(login) = poster? {
+        checks.relations.push((Relation::Created, login));
+    }
     let usable = usable?;
     if !wanted_labels.is_empty() {
         let ids = wanted_labels
             .into_iter()
             .filter(|id| usable.iter().any(|l| l.id == *id))
             .collect();
-        filter.labels = Some(ids);
+        // None usable: nothing matches.
+        checks.labels = Some(AnyOf::Ids(ids));
     }
-    let mut members = None;
     if milestone.is_some() {
-        match found_milestone? {
-            Some(m) => {
-                members = Some(m.num_issues.max(0) as u64);
-                filter.milestones = Some(vec![m.id]);
-            }
-            None => filter.milestones = Some(Vec::new()),
-        }
+        let ids = found_milestone?.map(|m| vec![m.id]).unwrap_or_default();
+        checks.milestones = Some(AnyOf::Ids(ids));
     }
-    let (shown, total) = listing::list_repo(db, ctx.repo.id, &filter, members, page).await?;
-    Ok(Listed {
-        shown,
-        total,
-        repos: HashMap::from([(ctx.repo.id, ctx.repo.clone())]),
-    })
+    search::listed_in_repo(db, caller, ctx, checks, order, q, page, "pulls").await
 }
 
 #[cfg(test)]

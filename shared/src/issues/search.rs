@@ -1,29 +1,48 @@
 //! The two issue listings: one repository's issues
 //! (`GET /repos/{owner}/{repo}/issues`) and the search across every
 //! repository the caller may read (`GET /repos/issues/search`). The query
-//! parameters parse into a [`Filter`] here (pure rules at the top, unit
-//! tested); [`listing`] reads the table.
+//! parameters parse into the index's [`Checks`] here (pure rules at the
+//! top, unit tested); [`index::find`] reads the table.
 
 use std::collections::HashMap;
 
 use super::{
-    Error, IssueRecord, Result, index,
-    listing::{self, Filter},
+    Error, IssueRecord, Result,
+    index::{
+        self,
+        audience::{self, Narrowing},
+        cursor,
+        find::{Ask, Mine},
+        lists::{Relation, Scope},
+        query::{AnyOf, Checks, Kinds, Order, Source},
+    },
+    listing,
 };
 use crate::{
-    accounts::{teams, users},
+    accounts::{
+        names::Visibility,
+        teams::{self, TeamRecord},
+        users::{self, UserRecord},
+    },
     auth::Caller,
     db::Db,
     http::paging::Page,
-    labels::{self, Scope},
+    labels::{self, Scope as LabelScope},
     milestones,
     repos::{
-        self, RepoRecord,
+        RepoRecord,
         access::{Permission, RepoContext, Unit},
-        scope,
+        scope::Viewer,
     },
-    time,
+    time, words,
 };
+
+/// Search answers at most this many results (`page` × `limit`), as
+/// GitHub's search and Elasticsearch's `max_result_window` do.
+pub const RESULT_WINDOW: usize = 1000;
+
+/// Most names a `labels` or `milestones` filter takes.
+pub const MAX_NAMES: usize = 10;
 
 /// The query string's values by name (the first of each, as sent).
 #[derive(Clone, Copy)]
@@ -49,6 +68,19 @@ impl<'a> Params<'a> {
     fn given(&self, name: &str) -> Option<&'a str> {
         self.get(name).map(str::trim).filter(|v| !v.is_empty())
     }
+
+    /// The query's identity for cursors: every pair but the page and
+    /// credentials, sorted.
+    fn identity(&self) -> String {
+        let mut pairs: Vec<String> = self
+            .0
+            .iter()
+            .filter(|(k, _)| !matches!(k.as_str(), "page" | "token" | "access_token"))
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        pairs.sort();
+        pairs.join("&")
+    }
 }
 
 /// `state`: open (default, and unknown values), closed, or all.
@@ -60,11 +92,14 @@ pub fn states(raw: Option<&str>) -> Vec<bool> {
     }
 }
 
-/// `q`: trimmed, lower-cased; a NUL makes it empty (no filter).
-pub fn keyword(raw: Option<&str>) -> Option<String> {
-    raw.map(str::trim)
-        .filter(|q| !q.is_empty() && !q.contains('\0'))
-        .map(str::to_lowercase)
+/// `q`: the words every match holds (none: no text filter).
+pub fn query_words(raw: Option<&str>) -> Result<Vec<String>> {
+    words::query(raw)
+        .map(Option::unwrap_or_default)
+        .map_err(|e| Error::Query {
+            field: "q",
+            why: e.to_string(),
+        })
 }
 
 /// `since` / `before`: RFC 3339 or absent; anything else is refused.
@@ -82,6 +117,19 @@ pub fn entries(raw: Option<&str>) -> Vec<String> {
         .filter(|s| !s.is_empty())
         .map(str::to_string)
         .collect()
+}
+
+/// A list of names, at most [`MAX_NAMES`] distinct.
+fn names(q: Params, field: &'static str) -> Result<Vec<String>> {
+    let mut out = entries(q.get(field));
+    out.dedup();
+    if out.len() > MAX_NAMES {
+        return Err(Error::Query {
+            field,
+            why: format!("at most {MAX_NAMES} names (got {})", out.len()),
+        });
+    }
+    Ok(out)
 }
 
 /// Gitea's boolean query values (strconv.ParseBool); anything else is false.
@@ -113,6 +161,13 @@ pub fn repo_kinds(raw: Option<&str>, p: &Permission) -> Result<Vec<bool>> {
     Ok(kinds)
 }
 
+fn kinds_of(kinds: &[bool]) -> Kinds {
+    Kinds {
+        issues: kinds.contains(&false),
+        pulls: kinds.contains(&true),
+    }
+}
+
 /// One page of a listing, with the repositories its issues belong to.
 pub struct Listed {
     pub shown: Vec<IssueRecord>,
@@ -131,20 +186,37 @@ async fn user_filter(db: &Db, q: Params<'_>, name: &str) -> Result<Option<String
     }
 }
 
+/// The identity of a listing for cursors: the caller (and whether their
+/// token sees private things), the route and the query.
+fn cursor_key(caller: &Caller, route: &str, q: Params) -> String {
+    let who = caller
+        .principal()
+        .map_or("-".to_string(), |p| p.user.id.to_string());
+    let public_only = if caller.public_only() { "p" } else { "" };
+    cursor::key(&[&who, public_only, route, &q.identity()])
+}
+
 /// `GET /repos/{owner}/{repo}/issues`: the seed's filters, newest first.
 /// The names the query refers to (users, labels, milestones) are read in
 /// one wave; their errors keep the order of the checks.
-pub async fn repo_issues(db: &Db, ctx: &RepoContext, q: Params<'_>, page: Page) -> Result<Listed> {
+pub async fn repo_issues(
+    db: &Db,
+    caller: &Caller,
+    ctx: &RepoContext,
+    q: Params<'_>,
+    page: Page,
+) -> Result<Listed> {
     let kinds = repo_kinds(q.get("type"), &ctx.perm)?;
     let since = instant(q, "since")?;
     let before = instant(q, "before")?;
-    let label_names = entries(q.get("labels"));
-    let wanted = entries(q.get("milestones"));
+    let words = query_words(q.get("q"))?;
+    let label_names = names(q, "labels")?;
+    let wanted = names(q, "milestones")?;
     let label_ids = async {
         if label_names.is_empty() {
             return Ok(None);
         }
-        let scope = Scope::Repo {
+        let scope = LabelScope::Repo {
             id: ctx.repo.id,
             full_name: ctx.repo.full_name(),
         };
@@ -165,24 +237,30 @@ pub async fn repo_issues(db: &Db, ctx: &RepoContext, q: Params<'_>, page: Page) 
         label_ids,
         known_milestones,
     );
-    let mut filter = Filter {
-        kinds,
+    let mut checks = Checks {
+        kinds: kinds.clone(),
         states: states(q.get("state")),
-        keyword: keyword(q.get("q")),
+        words,
         since,
         before,
-        poster: poster?,
-        assignee: assignee?,
-        mentioned: mentioned?,
-        ..Filter::default()
+        ..Checks::default()
     };
-    if let Some(ids) = label_ids? {
-        filter.labels = (!ids.is_empty()).then_some(ids);
+    for (rel, who) in [
+        (Relation::Created, poster?),
+        (Relation::Assigned, assignee?),
+        (Relation::Mentioned, mentioned?),
+    ] {
+        if let Some(who) = who {
+            checks.relations.push((rel, who));
+        }
     }
-    let mut members = None;
+    // Unknown names are discarded; none left: no filter (Gitea's rule).
+    if let Some(ids) = label_ids? {
+        checks.labels = (!ids.is_empty()).then_some(AnyOf::Ids(ids));
+    }
     if let Some(known) = known? {
         // A title first, else a number.
-        let ids: Vec<i64> = wanted
+        let mut ids: Vec<i64> = wanted
             .iter()
             .filter_map(|w| {
                 known
@@ -196,32 +274,123 @@ pub async fn repo_issues(db: &Db, ctx: &RepoContext, q: Params<'_>, page: Page) 
                     .map(|m| m.id)
             })
             .collect();
-        members = Some(
-            known
-                .iter()
-                .filter(|m| ids.contains(&m.id))
-                .map(|m| m.num_issues.max(0) as u64)
-                .sum(),
-        );
-        filter.milestones = (!ids.is_empty()).then_some(ids);
+        ids.dedup();
+        checks.milestones = (!ids.is_empty()).then_some(AnyOf::Ids(ids));
     }
-    let (shown, total) = listing::list_repo(db, ctx.repo.id, &filter, members, page).await?;
+    listed_in_repo(db, caller, ctx, checks, Order::Newest, q, page, "issues").await
+}
+
+/// A repository listing through the index; an unfiltered first page in
+/// creation order comes straight from the issues (fresh, whole).
+#[allow(clippy::too_many_arguments)]
+pub async fn listed_in_repo(
+    db: &Db,
+    caller: &Caller,
+    ctx: &RepoContext,
+    checks: Checks,
+    order: Order,
+    q: Params<'_>,
+    page: Page,
+    route: &str,
+) -> Result<Listed> {
     let repos = HashMap::from([(ctx.repo.id, ctx.repo.clone())]);
+    if checks.is_plain() && page.page == 1 && matches!(order, Order::Newest | Order::Oldest) {
+        let (shown, total) = listing::first_page(
+            db,
+            ctx.repo.id,
+            &checks.kinds,
+            &checks.states,
+            order == Order::Oldest,
+            page.size as usize,
+        )
+        .await?;
+        return Ok(Listed {
+            shown,
+            total,
+            repos,
+        });
+    }
+    let ask = Ask {
+        sources: vec![Source::new(
+            Scope::Repo(ctx.repo.id),
+            kinds_of(&checks.kinds),
+        )],
+        viewer: None,
+        mine: None,
+        checks,
+        order,
+        page,
+        in_repo: true,
+        cursor: Some(cursor_key(caller, &format!("{route}:{}", ctx.repo.id), q)),
+    };
+    let found = index::find::find(db, ask).await?;
     Ok(Listed {
-        shown,
-        total,
+        shown: found.shown,
+        total: found.total,
         repos,
     })
+}
+
+/// Whether the caller may know `owner` exists (searches answer for a
+/// hidden owner exactly as for a missing one).
+fn owner_visible(viewer: &Viewer, owner: &UserRecord) -> bool {
+    let caller = viewer.caller();
+    let Some(me) = caller.principal() else {
+        return owner.visibility == Visibility::Public;
+    };
+    if viewer.is_admin() || me.user.id == owner.id {
+        return true;
+    }
+    match owner.visibility {
+        Visibility::Public => true,
+        Visibility::Limited => !caller.public_only(),
+        Visibility::Private => {
+            !caller.public_only()
+                && viewer
+                    .memberships()
+                    .iter()
+                    .any(|m| crate::name::fold(&m.org) == owner.lower_name())
+        }
+    }
+}
+
+/// Whether the caller may know a team exists: its organisation's members
+/// and site admins.
+fn team_visible(viewer: &Viewer, team: &TeamRecord) -> bool {
+    viewer.is_admin()
+        || viewer
+            .memberships()
+            .iter()
+            .any(|m| crate::name::fold(&m.org) == crate::name::fold(&team.org))
+}
+
+/// The repositories a team was given.
+async fn teams_repositories(db: &Db, team: &TeamRecord) -> Result<std::collections::HashSet<i64>> {
+    let items = db
+        .query_prefix(&crate::db::keys::team_pk(team.id), "REPO#")
+        .await?;
+    Ok(items
+        .iter()
+        .map(|i| crate::db::number(i, "repo_id"))
+        .collect())
 }
 
 /// `GET /repos/issues/search`: issues across every repository the caller
 /// may read (narrowed by `owner` and `team`), newest first.
 pub async fn search(db: &Db, caller: &Caller, q: Params<'_>, page: Page) -> Result<Listed> {
+    if page.offset() + page.size as usize > RESULT_WINDOW {
+        return Err(Error::TooBroad(format!(
+            "search answers only its first {RESULT_WINDOW} results: page {} of {} per page starts past them; narrow the search",
+            page.page, page.size
+        )));
+    }
+    let viewer = Viewer::load(db, caller).await?;
     let owner = match q.given("owner") {
         None => None,
         Some(name) => Some(
             users::get(db, name)
                 .await?
+                .filter(|o| owner_visible(&viewer, o))
                 .ok_or_else(|| Error::NoSuchOwner(name.to_string()))?,
         ),
     };
@@ -233,135 +402,77 @@ pub async fn search(db: &Db, caller: &Caller, q: Params<'_>, page: Page) -> Resu
                 .await?
                 .into_iter()
                 .find(|t| t.name.eq_ignore_ascii_case(name))
-                .filter(|_| org.is_org())
+                .filter(|t| org.is_org() && team_visible(&viewer, t))
                 .ok_or_else(|| Error::NoSuchTeam(name.to_string()))?,
         ),
     };
-    let me = caller.principal().map(|p| crate::name::fold(&p.user.name));
-    let mine = |name: &str| me.clone().filter(|_| flag(q.get(name)));
-    let kinds = match q.get("type") {
-        Some("issues") => vec![false],
-        Some("pulls") => vec![true],
-        _ => vec![false, true],
-    };
-    let mut filter = Filter {
-        kinds: kinds.clone(),
+    let me = caller.principal().map(|p| p.user.lower_name());
+    let mut checks = Checks {
+        kinds: match q.get("type") {
+            Some("issues") => vec![false],
+            Some("pulls") => vec![true],
+            _ => vec![false, true],
+        },
         states: states(q.get("state")),
-        keyword: keyword(q.get("q")),
+        words: query_words(q.get("q"))?,
         since: instant(q, "since")?,
         before: instant(q, "before")?,
-        poster: mine("created"),
-        assignee: mine("assigned"),
-        mentioned: mine("mentioned"),
-        review_requested: mine("review_requested"),
-        reviewed: mine("reviewed"),
-        ..Filter::default()
+        owner: owner.as_ref().map(UserRecord::lower_name),
+        ..Checks::default()
     };
-    let label_names = entries(q.get("labels"));
-    let milestone_names: Vec<String> = entries(q.get("milestones"))
-        .iter()
-        .map(|m| m.to_lowercase())
-        .collect();
-    let simple = team.is_none() && label_names.is_empty() && milestone_names.is_empty();
-    if let Some(request) =
-        indexed(&filter, owner.as_ref().map(|o| o.lower_name())).filter(|_| simple)
-    {
-        let found = index::read::search(db, caller, &request, &filter, page).await?;
-        return Ok(Listed {
-            shown: found.shown,
-            total: found.total,
-            repos: found.repos,
-        });
-    }
-
-    let candidates = match (&owner, &team) {
-        (_, Some(t)) => Some(scope::team_repos(db, t).await?),
-        (Some(o), None) => Some(repos::list_by_owner(db, &o.name).await?),
-        (None, None) => None,
-    };
-    let visible = scope::visible(db, caller, candidates).await?;
-
-    // Names resolve to ids repository by repository (ids are global).
+    let label_names = names(q, "labels")?;
     if !label_names.is_empty() {
-        let mut scopes = Vec::new();
-        let mut orgs_done = std::collections::HashSet::new();
-        for (repo, _) in &visible {
-            scopes.push(Scope::Repo {
-                id: repo.id,
-                full_name: repo.full_name(),
-            });
-            if orgs_done.insert(crate::name::fold(&repo.owner)) {
-                scopes.push(Scope::Org {
-                    name: repo.owner.clone(),
-                });
+        checks.labels = Some(AnyOf::Names(label_names));
+    }
+    let milestone_names = names(q, "milestones")?;
+    if !milestone_names.is_empty() {
+        checks.milestones = Some(AnyOf::Names(milestone_names));
+    }
+    // The caller's relations, signed in only (Gitea ignores them else).
+    if let Some(me) = &me {
+        for (name, rel) in [
+            ("created", Relation::Created),
+            ("assigned", Relation::Assigned),
+            ("mentioned", Relation::Mentioned),
+            ("review_requested", Relation::ReviewRequested),
+            ("reviewed", Relation::Reviewed),
+        ] {
+            if flag(q.get(name)) {
+                checks.relations.push((rel, me.clone()));
             }
         }
-        let ids = labels::ids_named(db, &scopes, &label_names).await?;
-        filter.labels = (!ids.is_empty()).then_some(ids);
     }
-    if !milestone_names.is_empty() {
-        let mut ids = Vec::new();
-        for (repo, _) in &visible {
-            ids.extend(
-                milestones::all(db, repo.id)
-                    .await?
-                    .into_iter()
-                    .filter(|m| milestone_names.contains(&m.title.to_lowercase()))
-                    .map(|m| m.id),
-            );
-        }
-        filter.milestones = (!ids.is_empty()).then_some(ids);
-    }
-
-    let targets: Vec<(i64, Vec<bool>)> = visible
-        .iter()
-        .map(|(r, p)| (r.id, readable_kinds(p)))
-        .collect();
-    let stats = if filter.is_plain() {
-        let ids: Vec<i64> = targets.iter().map(|(id, _)| *id).collect();
-        repos::stats_many(db, &ids).await?
-    } else {
-        HashMap::new()
+    let narrowing = Narrowing {
+        owner: owner.as_ref(),
+        team: team.as_ref(),
     };
-    let (shown, total) = listing::list_many(db, &targets, &stats, &filter, page).await?;
-    let repos = visible.into_iter().map(|(r, _)| (r.id, r)).collect();
+    let sources = audience::sources(db, &viewer, &narrowing).await?;
+    // The caller's own listings span every repository: narrowed to a team
+    // that does not include them all, only its repositories count.
+    let team_only = match &team {
+        Some(t) if !t.includes_all_repositories => Some(teams_repositories(db, t).await?),
+        _ => None,
+    };
+    let ask = Ask {
+        sources,
+        viewer: Some(&viewer),
+        mine: me
+            .filter(|_| !checks.relations.is_empty())
+            .map(|login| Mine {
+                login,
+                only: team_only,
+            }),
+        checks,
+        order: Order::Newest,
+        page,
+        in_repo: false,
+        cursor: Some(cursor_key(caller, "search", q)),
+    };
+    let found = index::find::find(db, ask).await?;
     Ok(Listed {
-        shown,
-        total,
-        repos,
-    })
-}
-
-/// The searches the index serves (see [`index`]): kind, state, owner, and
-/// at most one of the caller's relations (not with an owner), newest
-/// first. Text, label, milestone, time and review filters read every
-/// visible repository's listings instead.
-fn indexed(filter: &Filter, owner: Option<String>) -> Option<index::read::Request<'_>> {
-    let relations = [
-        (&filter.poster, index::Relation::Created),
-        (&filter.assignee, index::Relation::Assigned),
-        (&filter.mentioned, index::Relation::Mentioned),
-    ];
-    let mut given = relations
-        .iter()
-        .filter_map(|(who, rel)| who.as_ref().map(|w| (w.clone(), *rel)));
-    let relation = given.next();
-    let plain = filter.keyword.is_none()
-        && filter.since.is_none()
-        && filter.before.is_none()
-        && filter.review_requested.is_none()
-        && filter.reviewed.is_none()
-        && filter.labels.is_none()
-        && filter.milestones.is_none()
-        && filter.order == listing::Order::Newest;
-    if !plain || given.next().is_some() || (relation.is_some() && owner.is_some()) {
-        return None;
-    }
-    Some(index::read::Request {
-        kinds: &filter.kinds,
-        states: &filter.states,
-        owner,
-        relation,
+        shown: found.shown,
+        total: found.total,
+        repos: found.repos,
     })
 }
 
@@ -385,10 +496,45 @@ mod tests {
         assert_eq!(states(Some(" all ")), [false, true]);
         assert_eq!(states(Some("closed")), [true]);
         assert_eq!(states(Some("nope")), [false]);
-        assert_eq!(keyword(Some("  Bug ")).as_deref(), Some("bug"));
-        assert_eq!(keyword(Some("a\0b")), None);
+        assert_eq!(query_words(Some("  Bug crash ")).unwrap(), ["bug", "crash"]);
+        assert!(query_words(Some("a\0b")).unwrap().is_empty());
+        assert!(matches!(
+            query_words(Some(&"x ".repeat(200))),
+            Err(Error::Query { field: "q", .. })
+        ));
         assert_eq!(entries(Some(" a, ,b ,")), ["a", "b"]);
         assert!(flag(Some("True")) && flag(Some("1")) && !flag(Some("yes")) && !flag(None));
+    }
+
+    #[test]
+    fn name_lists_are_bounded() {
+        let many = (0..=MAX_NAMES)
+            .map(|i| format!("l{i}"))
+            .collect::<Vec<_>>()
+            .join(",");
+        let pairs = [("labels".to_string(), many)];
+        assert!(matches!(
+            names(Params(&pairs), "labels"),
+            Err(Error::Query {
+                field: "labels",
+                ..
+            })
+        ));
+    }
+
+    #[test]
+    fn cursor_identity_ignores_page_and_credentials_and_order() {
+        let a = [
+            ("q".to_string(), "x".to_string()),
+            ("page".to_string(), "2".to_string()),
+            ("state".to_string(), "all".to_string()),
+        ];
+        let b = [
+            ("state".to_string(), "all".to_string()),
+            ("token".to_string(), "secret".to_string()),
+            ("q".to_string(), "x".to_string()),
+        ];
+        assert_eq!(Params(&a).identity(), Params(&b).identity());
     }
 
     #[test]

@@ -123,6 +123,26 @@ impl<'a> Viewer<'a> {
         self.admin
     }
 
+    pub fn caller(&self) -> &Caller {
+        self.caller
+    }
+
+    /// The caller's team memberships, in every organisation.
+    pub fn memberships(&self) -> &[Membership] {
+        &self.grants.memberships
+    }
+
+    /// The repositories a team of the caller was given (teams that do not
+    /// include every repository of their organisation).
+    pub fn team_repos(&self, team_id: i64) -> Option<&HashSet<i64>> {
+        self.grants.team_repos.get(&team_id)
+    }
+
+    /// The repositories the caller collaborates on, with their access.
+    pub fn collaborations(&self) -> &HashMap<i64, AccessMode> {
+        &self.grants.collaborations
+    }
+
     /// The private repositories the caller may read (of `owner` only, when
     /// given): their own, their organisations' and their collaborations;
     /// for a site admin, only with an owner (everything otherwise).

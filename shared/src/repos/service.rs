@@ -64,11 +64,6 @@ pub async fn edit(db: &Db, ctx: &RepoContext, edit: RepoEdit) -> Result<(RepoRec
     edit.apply(&mut repo, time::now())?;
     store::save(db, &ctx.repo.name, &repo).await?;
     let stats = store::stats(db, repo.id).await?;
-    match (ctx.repo.private, repo.private) {
-        (true, false) => crate::issues::index::published(db, &repo, &stats).await,
-        (false, true) => crate::issues::index::unpublished(db, &repo, &stats).await,
-        _ => {}
-    }
     Ok((repo, stats))
 }
 

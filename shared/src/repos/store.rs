@@ -109,8 +109,6 @@ pub async fn save(db: &Db, old_name: &str, repo: &RepoRecord) -> Result<()> {
 /// what a failure leaves behind is harmless and `check-data` removes it,
 /// so the delete has succeeded either way.
 pub async fn delete(db: &Db, repo: &RepoRecord) -> Result<()> {
-    // What the search index counted of it, to take out once it is gone.
-    let counted = stats(db, repo.id).await?;
     let mut tx = db.tx();
     tx.delete_existing(keys::repo_name(&repo.owner, &repo.name))?
         .delete(keys::repo_stats(repo.id))?;
@@ -125,7 +123,6 @@ pub async fn delete(db: &Db, repo: &RepoRecord) -> Result<()> {
         remove_comments(db, repo.id).await
     })
     .await;
-    crate::issues::index::removed(db, repo, &counted).await;
     Ok(())
 }
 

@@ -44,6 +44,36 @@ pub const METRICS: &[Metric] = &[
     },
 ];
 
+/// The metrics the stream consumer's line declares, one line per batch
+/// (shared/src/stream/line.rs). Latency and units share the request
+/// line's names, so per-function graphs of them include the consumer.
+pub const STREAM_METRICS: &[Metric] = &[
+    Metric {
+        name: "Records",
+        unit: "Count",
+    },
+    Metric {
+        name: "Failures",
+        unit: "Count",
+    },
+    Metric {
+        name: "Latency",
+        unit: "Milliseconds",
+    },
+    Metric {
+        name: "ReadUnits",
+        unit: "Count",
+    },
+    Metric {
+        name: "WriteUnits",
+        unit: "Count",
+    },
+    Metric {
+        name: "RecordAge",
+        unit: "Milliseconds",
+    },
+];
+
 /// Which dimensions the metrics get (`METRICS_DIMENSIONS`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Dimensions {
@@ -126,10 +156,21 @@ struct Directive<'a> {
 impl<'a> Metadata<'a> {
     /// `None` when the metrics are off.
     pub fn new(namespace: &'a Namespace, dimensions: Dimensions, timestamp: u64) -> Option<Self> {
+        Self::with_metrics(namespace, dimensions, timestamp, METRICS)
+    }
+
+    /// The same for a line that carries `metrics` instead of the request
+    /// line's.
+    pub fn with_metrics(
+        namespace: &'a Namespace,
+        dimensions: Dimensions,
+        timestamp: u64,
+        metrics: &'static [Metric],
+    ) -> Option<Self> {
         let directive = Directive {
             namespace: namespace.as_str(),
             dimensions: dimensions.sets()?,
-            metrics: METRICS,
+            metrics,
         };
         Some(Self {
             timestamp,

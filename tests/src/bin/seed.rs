@@ -19,7 +19,10 @@ use shared::{
     },
     auth::scope::Scopes,
     db::{self, Db, keys},
-    issues::{IssueRecord, index},
+    issues::{
+        IssueRecord,
+        index::{context, counts, doc, lists},
+    },
     repos::{self, NewRepo, RepoStats},
     time,
 };
@@ -62,6 +65,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             ..RepoStats::default()
         };
         let mut items = Vec::new();
+        let mut issues = Vec::new();
         for n in 1..=issues_n {
             let issue = IssueRecord {
                 id: repo.id * 1_000_000 + n,
@@ -75,7 +79,6 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                 created: now - issues_n + n,
                 updated: now - issues_n + n,
                 version: 1,
-                listing: Some(index::Listing::of(&repo)),
                 ..IssueRecord::default()
             };
             let (total, closed) = if issue.is_pull {
@@ -86,17 +89,35 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             *total += 1;
             *closed += i64::from(issue.closed);
             items.push(issue.to_item()?);
-            items.extend(
-                index::entries(&issue)
-                    .iter()
-                    .map(|(pk, sk)| keys::key(pk, sk)),
-            );
+            issues.push(issue);
         }
         db.batch_put(items).await?;
         let mut stats_item = db::to_item(&stats)?;
         stats_item.extend(keys::repo_stats(repo.id));
         db.batch_put(vec![stats_item]).await?;
-        index::seeded(&db, &repo, &stats).await?;
+        // Filed in the search index as its consumer would file them.
+        let cx = context::load(&db, repo.id)
+            .await?
+            .ok_or("repository gone")?;
+        let mut filed = Vec::new();
+        let mut deltas = std::collections::BTreeMap::new();
+        for issue in &issues {
+            let context = doc::Context {
+                repo: &cx.facts,
+                label_names: &cx.label_names,
+                milestone_title: None,
+            };
+            let d = doc::Doc::derive(issue, &context, None);
+            filed.extend(lists::entries(&d).iter().map(|(pk, sk)| keys::key(pk, sk)));
+            for (k, n) in counts::deltas(None, Some(&d)) {
+                *deltas.entry(k).or_insert(0) += n;
+            }
+            filed.push(doc::Doc { rev: 1, ..d }.to_item()?);
+        }
+        db.batch_put(filed).await?;
+        let mut tx = db.tx();
+        counts::add(&mut tx, &deltas)?;
+        db.transact(tx).await?;
     }
     println!(
         "seeded {repos_n} repositories of {} with {issues_n} issues each",

@@ -238,6 +238,7 @@ async fn deleting_a_repository_with_many_collaborators_removes_every_grant() {
         assert_eq!(*status, 204, "add collaborator {u}");
     }
     let search = format!("/api/v1/repos/issues/search?q={mark}");
+    api_tests::settle().await;
     let r = api
         .call("GET", &search, Auth::Token(&reader.token), None)
         .await;

@@ -31,6 +31,7 @@ async fn check_views(
     listing: (&TestUser, &str),
     full: &str,
 ) {
+    api_tests::settle().await;
     let r = api
         .call("GET", search, Auth::Token(&reader.token), None)
         .await;

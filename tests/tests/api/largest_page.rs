@@ -75,6 +75,7 @@ async fn the_largest_possible_issue_page_fits_lambda() {
     }
 
     let auth = format!("token {}", owner.token);
+    api_tests::settle().await;
     for path in [
         format!("{base}/issues?state=all&limit=50"),
         format!(

@@ -73,6 +73,7 @@ async fn issue_lists_leave_out_bodies_past_the_response_limit() {
 
     let owner = &u.name;
     let mut largest = 0;
+    api_tests::settle().await;
     for path in [
         format!("{repo}/issues?limit=50&state=all"),
         format!("/api/v1/repos/issues/search?owner={owner}&limit=50"),

@@ -13,6 +13,9 @@ struct World {
 
 impl World {
     async fn list(&self, query: &str) -> api_tests::Reply {
+        // Filtered listings read the index, which trails writes by the
+        // stream's delay.
+        api_tests::settle().await;
         self.api
             .call(
                 "GET",

@@ -38,5 +38,7 @@ mod public_only;
 mod pulls;
 mod repos;
 mod search;
+mod search_filters;
 mod search_index;
 mod storage;
+mod stream;

@@ -438,6 +438,7 @@ async fn public_only_tokens_touch_nothing_private() {
     let before = snapshot(&api, [&p, &q, &m]).await;
     // There are private issues to leave out: in search, and linked.
     let search = format!("/repos/issues/search?q={mark}&state=all");
+    api_tests::settle().await;
     for path in [search, deps(&q, 1)] {
         let all = admin_get(&api, path).await;
         assert!(all.body.to_string().contains("secret"), "{:?}", all.body);

@@ -17,6 +17,8 @@ struct World {
 impl World {
     /// Titles of matching issues (every fixture title holds `mark`).
     async fn titles(&self, auth: Auth<'_>, query: &str) -> Vec<String> {
+        // Search reads the index, which trails writes by the stream's delay.
+        api_tests::settle().await;
         let r = self
             .api
             .call(

@@ -43,6 +43,7 @@ impl From<E> for Error {
                 "owner organisation is required for filtering on team".into(),
             ),
             E::NoSuchTeam(name) => Error::BadRequest(format!("team does not exist [name: {name}]")),
+            E::TooBroad(why) => Error::Unprocessable(why),
             E::UnknownState(s) => Error::PreconditionFailed(format!("unknown state: {s}")),
             E::NoUnitAccess(unit) => Error::BadRequest(format!(
                 "user does not have access to the {} of this repository",

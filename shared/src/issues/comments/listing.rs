@@ -1,22 +1,43 @@
-//! Comment listings, oldest first as Gitea's: one issue's comments
-//! (`gsi1`, `RIC#<repo>#<number>`) and a repository's, per kind the caller
-//! may read (`gsi2`, `RC#<repo>#<i|p>`). Without `since`/`before` a listing
-//! reads only where the comments up to the end of the page sit (a few
-//! attributes each) and takes its total from the issue's or repository's
-//! counters; with them it reads those attributes of the whole partition.
-//! The page's comments are then read by key, in full.
+//! Comment listings, oldest first as Gitea's: one issue's comments and a
+//! repository's, per kind the caller may read. Totals come from the
+//! issue's and repository's counters (exact at all times).
+//!
+//! - The first page of an unfiltered listing reads whole comments from
+//!   the comments' own index (`gsi1` per issue, `gsi2` per repository and
+//!   kind), as many as the page shows: fresh, and read once.
+//! - A page past the end is empty without reading anything.
+//! - Any other page, and every `since`/`before` window, reads the comment
+//!   listings of the search index ([`super::stubs`]): a few bytes per
+//!   comment however long its body, so a deep page or a window costs the
+//!   entries before it, not the comments. A window is the comments created
+//!   within it and still unchanged since, plus those edited within it
+//!   (created before): both ranges of the listings, merged. The page's
+//!   comments are then read by key, in full.
 
 use std::collections::HashSet;
 
-use futures::{StreamExt, TryStreamExt};
-
-use super::super::{IssueRecord, Result};
+use super::super::{Error, IssueRecord, Result};
 use super::model::CommentRecord;
 use crate::{
-    db::{self, Consistency, Db, Item, keys},
+    db::{self, Consistency, Db, keys},
     http::paging::Page,
+    issues::index::{
+        lists,
+        walk::{Place, Walk},
+    },
     repos::RepoStats,
 };
+
+/// Most entries a window reads to count its comments exactly (past that,
+/// the total is the listing's whole count, an upper bound).
+const COUNT_ENTRIES: usize = 20_000;
+
+/// Most edited comments a `since` window considers.
+const MAX_EDITED: usize = 2_000;
+
+/// A page of an unfiltered listing past the first reads this many more
+/// entries, in case some comments went since their entries were read.
+const SLACK: usize = 10;
 
 /// `since` / `before` (Unix seconds, inclusive) on the comment's
 /// `updated` time, as Gitea filters.
@@ -30,33 +51,6 @@ impl Window {
     pub fn is_open(&self) -> bool {
         self.since.is_none() && self.before.is_none()
     }
-
-    fn holds(&self, updated: i64) -> bool {
-        self.since.is_none_or(|s| updated >= s) && self.before.is_none_or(|b| updated <= b)
-    }
-}
-
-/// Where a comment sits in a listing.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Entry {
-    created: i64,
-    id: i64,
-    index: i64,
-    updated: i64,
-}
-
-/// What a listing reads of each comment before the page is chosen.
-const PLACE: [&str; 4] = ["created", "id", "index", "updated"];
-
-impl Entry {
-    fn from_item(item: &Item) -> Self {
-        Self {
-            created: db::number(item, "created"),
-            id: db::number(item, "id"),
-            index: db::number(item, "index"),
-            updated: db::number(item, "updated"),
-        }
-    }
 }
 
 /// One page of a listing and the number of comments it pages through.
@@ -65,86 +59,36 @@ pub struct Listed {
     pub total: u64,
 }
 
-/// Reads the places of one index partition, oldest first, stopping once
-/// `limit` entries the window holds were found (all of them when `None`).
-async fn places(
-    db: &Db,
-    index: &'static str,
-    pk: String,
-    window: Window,
-    limit: Option<usize>,
-) -> Result<Vec<Entry>> {
-    let (pk_attr, mut out, mut cursor) = (format!("{index}pk"), Vec::new(), None);
-    loop {
-        // Without a window every entry counts: ask for no more than needed.
-        let want = limit
-            .filter(|_| window.is_open())
-            .map(|l| (l - out.len()).clamp(1, 1000) as i32);
-        let page = db
-            .query(|q| {
-                db::project(
-                    q.index_name(index)
-                        .key_condition_expression(format!("{pk_attr} = :pk"))
-                        .expression_attribute_values(":pk", db::s(&pk))
-                        .set_limit(want)
-                        .set_exclusive_start_key(cursor.take()),
-                    Some(&PLACE),
-                )
-            })
-            .await?;
-        out.extend(
-            page.items()
-                .iter()
-                .map(Entry::from_item)
-                .filter(|e| window.holds(e.updated)),
-        );
-        let done = limit.is_some_and(|l| out.len() >= l);
-        match page.last_evaluated_key {
-            Some(k) if !k.is_empty() && !done => cursor = Some(k),
-            _ => return Ok(out),
-        }
-    }
-}
-
-/// The comments of `page` among `all` (sorted oldest first), read by key,
-/// eventually consistent like the index that placed them.
-async fn fetch(db: &Db, repo_id: i64, all: &[Entry], page: Page) -> Result<Vec<CommentRecord>> {
-    let keys = page
-        .slice(all)
-        .iter()
-        .map(|e| keys::comment(repo_id, e.id))
-        .collect();
-    let mut shown: Vec<CommentRecord> = db
-        .batch_get_many(keys, None, Consistency::Eventual)
-        .await?
-        .into_iter()
-        .map(db::from_item)
-        .collect::<Result<_, _>>()?;
-    shown.sort_by_key(|c| (c.created, c.id));
-    Ok(shown)
+/// Where a listing's comments are indexed.
+struct Source {
+    /// The comments' own index: its name and partition key, per list.
+    gsi: Vec<(&'static str, String)>,
+    /// The comment listings, by creation, and of edited ones, by update.
+    created: Vec<String>,
+    edited: Vec<String>,
+    /// Every comment of the listing (the counters).
+    total: u64,
+    repo_id: i64,
+    /// Leave out comments of issues deleted moments ago.
+    alive_only: bool,
 }
 
 /// One issue's comments.
 pub async fn of_issue(db: &Db, issue: &IssueRecord, window: Window, page: Page) -> Result<Listed> {
-    let pk = keys::issue_comments_pk(issue.repo_id, issue.index);
-    let end = page.offset() + page.size as usize;
-    let limit = window.is_open().then_some(end);
-    let all = places(db, "gsi1", pk, window, limit).await?;
-    let total = if window.is_open() {
-        issue.comments.max(0) as u64
-    } else {
-        all.len() as u64
+    let source = Source {
+        gsi: vec![("gsi1", keys::issue_comments_pk(issue.repo_id, issue.index))],
+        created: vec![lists::issue_comments_pk(issue.repo_id, issue.index, false)],
+        edited: vec![lists::issue_comments_pk(issue.repo_id, issue.index, true)],
+        total: issue.comments.max(0) as u64,
+        repo_id: issue.repo_id,
+        alive_only: false,
     };
-    Ok(Listed {
-        shown: fetch(db, issue.repo_id, &all, page).await?,
-        total,
-    })
+    list(db, &source, window, page).await
 }
 
 /// A repository's comments on the kinds in `kinds` (`false` issues,
 /// `true` pull requests), merged oldest first. Comments of an issue
-/// deleted moments ago (whose removal is still under way, or failed) are
-/// left out of the page.
+/// deleted moments ago (whose removal is still under way) are left out.
 pub async fn of_repo(
     db: &Db,
     repo_id: i64,
@@ -153,62 +97,222 @@ pub async fn of_repo(
     window: Window,
     page: Page,
 ) -> Result<Listed> {
-    let end = page.offset() + page.size as usize;
-    let limit = window.is_open().then_some(end);
-    let reads: Vec<_> = kinds
+    let total = kinds
         .iter()
-        .map(|k| {
-            places(
-                db,
-                "gsi2",
-                keys::repo_comments_pk(repo_id, *k),
-                window,
-                limit,
-            )
+        .map(|pull| {
+            if *pull {
+                stats.num_pull_comments
+            } else {
+                stats.num_issue_comments
+            }
+            .max(0) as u64
         })
+        .sum();
+    let source = Source {
+        gsi: kinds
+            .iter()
+            .map(|k| ("gsi2", keys::repo_comments_pk(repo_id, *k)))
+            .collect(),
+        created: kinds
+            .iter()
+            .map(|k| lists::kind_comments_pk(repo_id, *k, false))
+            .collect(),
+        edited: kinds
+            .iter()
+            .map(|k| lists::kind_comments_pk(repo_id, *k, true))
+            .collect(),
+        total,
+        repo_id,
+        alive_only: true,
+    };
+    list(db, &source, window, page).await
+}
+
+async fn list(db: &Db, source: &Source, window: Window, page: Page) -> Result<Listed> {
+    let size = page.size as usize;
+    if window.is_open() {
+        if page.offset() as u64 >= source.total {
+            return Ok(Listed {
+                shown: Vec::new(),
+                total: source.total,
+            });
+        }
+        let shown = if page.page == 1 {
+            first_page(db, source, size).await?
+        } else {
+            let mut walk = Walk::new(source.created.clone(), true, None);
+            let places = take(db, &mut walk, page.offset() + size + SLACK, usize::MAX).await?;
+            let wanted: Vec<Place> = places.into_iter().skip(page.offset()).collect();
+            let mut shown = fetch(db, source, &wanted).await?;
+            shown.truncate(size);
+            shown
+        };
+        return Ok(Listed {
+            shown,
+            total: source.total,
+        });
+    }
+
+    let since = window.since.unwrap_or(0);
+    let before = window.before.unwrap_or(i64::MAX / 2);
+    // Edited within the window, created before it: they come first.
+    let mut early: Vec<Place> = Vec::new();
+    if window.since.is_some() {
+        let mut edited = Walk::new(source.edited.clone(), true, None).within(since, before);
+        while !edited.all_read() {
+            edited.fill(db, 1000).await?;
+            if edited.read > MAX_EDITED {
+                return Err(Error::TooBroad(format!(
+                    "more than {MAX_EDITED} comments were edited within this window: narrow it"
+                )));
+            }
+        }
+        early = edited
+            .settled()
+            .into_iter()
+            .filter(|e| e.extra < since)
+            .map(|e| (e.extra, e.place.1, e.place.2))
+            .collect();
+        early.sort();
+    }
+    // Created within the window and not changed after it.
+    let mut created = Walk::new(source.created.clone(), true, None).within(since, before);
+    let need = (page.offset() + size).saturating_sub(early.len());
+    let keep = |e: &crate::issues::index::walk::Entry| e.extra <= before;
+    let mut places = early.clone();
+    places.extend(take_where(db, &mut created, need, COUNT_ENTRIES, keep).await?);
+    let shown_places: Vec<Place> = places
+        .iter()
+        .skip(page.offset())
+        .take(size)
+        .copied()
         .collect();
-    let mut all: Vec<Entry> = futures::stream::iter(reads)
-        .buffer_unordered(2)
-        .try_collect::<Vec<_>>()
+    // Count on, within bounds, for the total.
+    let mut counted = places.len();
+    counted += take_where(db, &mut created, usize::MAX, COUNT_ENTRIES, keep)
+        .await?
+        .len();
+    let total = if created.exhausted() {
+        counted as u64
+    } else {
+        source.total.max(counted as u64)
+    };
+    Ok(Listed {
+        shown: fetch(db, source, &shown_places).await?,
+        total,
+    })
+}
+
+/// The first `need` entries of a walk, reading at most `most` entries.
+async fn take(db: &Db, walk: &mut Walk, need: usize, most: usize) -> Result<Vec<Place>> {
+    take_where(db, walk, need, most, |_| true).await
+}
+
+/// The next `need` entries of a walk that `keep` accepts, reading at most
+/// `most` entries in all.
+async fn take_where(
+    db: &Db,
+    walk: &mut Walk,
+    need: usize,
+    most: usize,
+    keep: impl Fn(&crate::issues::index::walk::Entry) -> bool,
+) -> Result<Vec<Place>> {
+    let mut out = Vec::new();
+    let mut chunk = need.clamp(20, 1000);
+    while out.len() < need {
+        let settled = walk.settled_up_to(need - out.len());
+        if settled.is_empty() {
+            if walk.exhausted() || walk.read >= most {
+                break;
+            }
+            walk.fill(db, chunk).await?;
+            chunk = (chunk * 2).min(1000);
+            continue;
+        }
+        out.extend(settled.iter().filter(|e| keep(e)).map(|e| e.place));
+    }
+    Ok(out)
+}
+
+/// The first page of an unfiltered listing: whole comments from their
+/// own index, as many from each list as the page shows.
+async fn first_page(db: &Db, source: &Source, size: usize) -> Result<Vec<CommentRecord>> {
+    // A query returns at most 1 MB: long comments take several.
+    let reads = source.gsi.iter().map(|(index, pk)| async move {
+        let mut out = Vec::new();
+        let mut cursor = None;
+        loop {
+            let page = db
+                .query(|q| {
+                    q.index_name(*index)
+                        .key_condition_expression(format!("{index}pk = :pk"))
+                        .expression_attribute_values(":pk", db::s(pk))
+                        .limit((size - out.len()).clamp(1, 1000) as i32)
+                        .set_exclusive_start_key(cursor.take())
+                })
+                .await?;
+            for item in page.items.unwrap_or_default() {
+                out.push(db::from_item::<CommentRecord>(item)?);
+            }
+            match page.last_evaluated_key {
+                Some(k) if !k.is_empty() && out.len() < size => cursor = Some(k),
+                _ => return Ok::<_, crate::db::DbError>(out),
+            }
+        }
+    });
+    let mut all: Vec<CommentRecord> = futures::future::try_join_all(reads)
         .await?
         .into_iter()
         .flatten()
         .collect();
-    all.sort_by_key(|e| (e.created, e.id));
-    let total = if window.is_open() {
-        kinds
-            .iter()
-            .map(|pull| {
-                if *pull {
-                    stats.num_pull_comments
-                } else {
-                    stats.num_issue_comments
-                }
-                .max(0) as u64
-            })
-            .sum()
-    } else {
-        all.len() as u64
-    };
-    let mut shown = fetch(db, repo_id, &all, page).await?;
-    let numbers: HashSet<i64> = shown.iter().map(|c| c.index).collect();
-    let alive = alive_issues(db, repo_id, numbers).await?;
-    shown.retain(|c| alive.contains(&c.index));
-    Ok(Listed { shown, total })
+    all.sort_by_key(|c| (c.created, c.id));
+    all.truncate(size);
+    alive(db, source, all).await
 }
 
-/// Which of the issue numbers still name an issue (one batched read of
-/// their numbers only).
-async fn alive_issues(db: &Db, repo_id: i64, numbers: HashSet<i64>) -> Result<HashSet<i64>> {
-    let numbers: Vec<i64> = numbers.into_iter().collect();
+/// The comments at `places`, read by key (eventually consistent, like the
+/// index that placed them), in order; those gone meanwhile are left out.
+async fn fetch(db: &Db, source: &Source, places: &[Place]) -> Result<Vec<CommentRecord>> {
+    let keys = places
+        .iter()
+        .map(|p| keys::comment(source.repo_id, p.2))
+        .collect();
+    let mut shown: Vec<CommentRecord> = db
+        .batch_get_many(keys, None, Consistency::Eventual)
+        .await?
+        .into_iter()
+        .map(db::from_item)
+        .collect::<std::result::Result<_, _>>()?;
+    shown.sort_by_key(|c| (c.created, c.id));
+    alive(db, source, shown).await
+}
+
+/// Leaves out comments of issues deleted moments ago (repository
+/// listings; one batched read of the issues' numbers).
+async fn alive(db: &Db, source: &Source, shown: Vec<CommentRecord>) -> Result<Vec<CommentRecord>> {
+    if !source.alive_only || shown.is_empty() {
+        return Ok(shown);
+    }
+    let numbers: Vec<i64> = shown
+        .iter()
+        .map(|c| c.index)
+        .collect::<HashSet<_>>()
+        .into_iter()
+        .collect();
     let mut alive = HashSet::new();
     for chunk in numbers.chunks(100) {
-        let keys = chunk.iter().map(|n| keys::issue(repo_id, *n)).collect();
+        let keys = chunk
+            .iter()
+            .map(|n| keys::issue(source.repo_id, *n))
+            .collect();
         for item in db.batch_get_projected(keys, Some(&["index"])).await? {
             alive.insert(db::number(&item, "index"));
         }
     }
-    Ok(alive)
+    Ok(shown
+        .into_iter()
+        .filter(|c| alive.contains(&c.index))
+        .collect())
 }
 
 #[cfg(test)]
@@ -222,7 +326,6 @@ mod tests {
             before: Some(20),
         };
         assert!(!w.is_open());
-        assert!(w.holds(10) && w.holds(20) && !w.holds(9) && !w.holds(21));
-        assert!(Window::default().holds(i64::MIN) && Window::default().is_open());
+        assert!(Window::default().is_open());
     }
 }

@@ -77,7 +77,6 @@ pub async fn create(db: &Db, loaded: IssueRecord, new: NewComment) -> Result<Com
             return Err(Error::LockedIssue);
         }
         let add = model::unrecorded_mentions(&issue, &new.mentions);
-        let mentioned = add.clone();
         let mut set = vec!["#u = :now"];
         let mut condition = vec!["attribute_exists(pk)"];
         let mut names = vec![("#u", "updated"), ("#n", "comments"), ("#v", "version")];
@@ -97,7 +96,6 @@ pub async fn create(db: &Db, loaded: IssueRecord, new: NewComment) -> Result<Com
         }
         let mut tx = db.tx();
         tx.put_if_absent(item.clone())?;
-        index_mentions(&mut tx, &issue, &mentioned)?;
         tx.update_if(
             keys::issue(issue.repo_id, issue.index),
             &format!("SET {} ADD #n :one, #v :one", set.join(", ")),
@@ -128,17 +126,6 @@ pub async fn create(db: &Db, loaded: IssueRecord, new: NewComment) -> Result<Com
     Err(Error::Busy)
 }
 
-/// Lists the issue in the search index of the users a comment newly
-/// mentions.
-fn index_mentions(tx: &mut db::Tx, issue: &IssueRecord, add: &[String]) -> Result<()> {
-    if add.is_empty() {
-        return Ok(());
-    }
-    let mut after = issue.clone();
-    after.comment_mentions.extend(add.iter().cloned());
-    Ok(crate::issues::index::moves(tx, Some(issue), Some(&after))?)
-}
-
 /// Replaces a comment's body (nothing is written when it is the same) and
 /// records the mentions it adds on the issue.
 pub async fn edit(
@@ -167,7 +154,6 @@ pub async fn edit(
             &[(":v", db::n(comment.version))],
         )?;
         if !add.is_empty() {
-            index_mentions(&mut tx, &issue, &add)?;
             let mut all = issue.comment_mentions.clone();
             all.extend(add);
             tx.update_if(

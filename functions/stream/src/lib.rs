@@ -1,0 +1,33 @@
+//! Stream function: the one consumer of the table's DynamoDB stream. Each
+//! batch of changes goes, in stream order, to the handlers of
+//! [`handlers`] that want it (`shared::stream`); what a handler fails on is
+//! delivered again, with everything after it.
+//!
+//! To add background work: write a `shared::stream::Handler` in `shared`
+//! (next to the area it serves), list it in [`handlers`], and add the
+//! DynamoDB actions it calls to the grant below (`table` for the table,
+//! `indexes` for index queries, in IAM's terms), then `make routes`, which
+//! writes them into this function's policy in template.yaml.
+
+use shared::{
+    db::Action::{BatchGetItem, BatchWriteItem, DeleteItem, GetItem, PutItem, Query, UpdateItem},
+    issues::{comments::stubs::Stubs, index::Indexer},
+};
+
+shared::grant! {
+    // Reads: documents, repositories, owners, labels and milestones, jobs'
+    // pages; writes: listing entries (batches), documents with their
+    // counts (transactions: put, update, delete), jobs.
+    table: &[
+        GetItem, BatchGetItem, Query, PutItem, UpdateItem, DeleteItem, BatchWriteItem,
+    ],
+    indexes: &[],
+    rare: &[],
+}
+
+/// The handlers of one batch, made afresh for each (so they may keep
+/// caches for the batch), in the order they see each change: the search
+/// index, then the comment listings.
+pub fn handlers() -> Vec<Box<dyn shared::stream::Handler>> {
+    vec![Box::new(Indexer::default()), Box::new(Stubs)]
+}

@@ -1,0 +1,7 @@
+//! Lambda entry point of the stream consumer (the table's DynamoDB stream,
+//! through an event source mapping; locally, tools/stream-pump).
+
+#[tokio::main]
+async fn main() -> Result<(), lambda_http::Error> {
+    shared::stream::run(&stream::DYNAMODB, stream::handlers).await
+}

@@ -1,0 +1,298 @@
+//! Reading several listings at once as one, in order: each is read a chunk
+//! at a time from its top (newest first) or bottom (oldest first), and an
+//! entry is handed out only once no unread entry of any listing can come
+//! before it, so the merged order is exact while each listing is read only
+//! as deep as the page needs. An issue in several listings (a union of
+//! labels) is handed out once.
+
+use std::collections::HashSet;
+
+use futures::future::try_join_all;
+
+use crate::db::{self, Db, DbError, Item};
+
+/// Where an entry sorts: a time (creation or last update, as the listing
+/// orders), then repository and number.
+pub type Place = (i64, i64, i64);
+
+/// One entry read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    pub place: Place,
+    /// Which listing it came from (its position in [`Walk::new`]'s list).
+    pub list: usize,
+    /// The entry's `t` attribute, where its listing keeps one (0 else):
+    /// comment listings keep the other of a comment's two times there.
+    pub extra: i64,
+}
+
+impl Entry {
+    pub fn repo_id(&self) -> i64 {
+        self.place.1
+    }
+
+    pub fn index(&self) -> i64 {
+        self.place.2
+    }
+}
+
+/// Parses a listing entry's sort key.
+pub fn place_of(sk: &str) -> Option<Place> {
+    let mut parts = sk.split('#').map(|p| p.parse::<i64>().ok());
+    Some((parts.next()??, parts.next()??, parts.next()??))
+}
+
+/// The sort key of a place (a cursor's position).
+pub fn sk_of(place: Place) -> String {
+    crate::db::keys::index_place_sk(place.0, place.1, place.2)
+}
+
+struct List {
+    pk: String,
+    next: Option<Item>,
+    done: bool,
+    /// The last place read (nothing unread comes before it).
+    last: Option<Place>,
+}
+
+pub struct Walk {
+    lists: Vec<List>,
+    forward: bool,
+    /// Start strictly after this place (a cursor).
+    after: Option<Place>,
+    /// Only entries whose time is within these bounds (inclusive).
+    range: Option<(i64, i64)>,
+    /// Read but not handed out, in order.
+    pool: Vec<Entry>,
+    seen: HashSet<(i64, i64)>,
+    /// Entries read so far.
+    pub read: usize,
+}
+
+impl Walk {
+    pub fn new(pks: Vec<String>, forward: bool, after: Option<Place>) -> Self {
+        Self {
+            lists: pks
+                .into_iter()
+                .map(|pk| List {
+                    pk,
+                    next: None,
+                    done: false,
+                    last: None,
+                })
+                .collect(),
+            forward,
+            after,
+            range: None,
+            pool: Vec::new(),
+            seen: HashSet::new(),
+            read: 0,
+        }
+    }
+
+    /// Only entries whose time (the listing's order) is within `from` and
+    /// `to`, inclusive.
+    pub fn within(mut self, from: i64, to: i64) -> Self {
+        self.range = Some((from, to));
+        self
+    }
+
+    /// Every listing read to its end, every entry handed out.
+    pub fn exhausted(&self) -> bool {
+        self.pool.is_empty() && self.lists.iter().all(|l| l.done)
+    }
+
+    /// Whether every listing was read to its end (entries may wait).
+    pub fn all_read(&self) -> bool {
+        self.lists.iter().all(|l| l.done)
+    }
+
+    /// How far the merged listings are known: the place no unread entry
+    /// comes before (`None` before the first read or once all are read).
+    pub fn frontier(&self) -> Option<Place> {
+        let lasts = self.lists.iter().filter(|l| !l.done).map(|l| l.last);
+        let mut bound: Option<Place> = None;
+        for last in lasts {
+            let last = last?;
+            bound = Some(match bound {
+                None => last,
+                Some(b) if self.forward => b.min(last),
+                Some(b) => b.max(last),
+            });
+        }
+        bound
+    }
+
+    /// Reads the next `chunk` entries of every listing not yet read to its
+    /// end, all at once (eventually consistent, as indexes are).
+    pub async fn fill(&mut self, db: &Db, chunk: usize) -> Result<(), DbError> {
+        let limit = chunk.clamp(1, 1000) as i32;
+        let forward = self.forward;
+        let after = self.after.map(sk_of);
+        // A time range: from the first key of `from` to past every key of
+        // `to` (`$` sorts after the `#` that follows the time).
+        let range = self.range.map(|(from, to)| {
+            (
+                format!("{:020}", from.max(0)),
+                format!("{:020}$", to.max(0)),
+            )
+        });
+        let reads = self
+            .lists
+            .iter_mut()
+            .enumerate()
+            .filter(|(_, l)| !l.done)
+            .map(|(at, l)| {
+                let after = after.clone();
+                let range = range.clone();
+                async move {
+                    let out = db
+                        .query(|q| {
+                            let q = match (&after, &range) {
+                                (_, Some((from, to))) => q
+                                    .key_condition_expression(
+                                        "pk = :pk AND sk BETWEEN :from AND :to",
+                                    )
+                                    .expression_attribute_values(":from", db::s(from))
+                                    .expression_attribute_values(":to", db::s(to)),
+                                (Some(sk), None) => q
+                                    .key_condition_expression(if forward {
+                                        "pk = :pk AND sk > :after"
+                                    } else {
+                                        "pk = :pk AND sk < :after"
+                                    })
+                                    .expression_attribute_values(":after", db::s(sk)),
+                                (None, None) => q.key_condition_expression("pk = :pk"),
+                            };
+                            q.expression_attribute_values(":pk", db::s(&l.pk))
+                                .scan_index_forward(forward)
+                                .limit(limit)
+                                .set_exclusive_start_key(l.next.take())
+                        })
+                        .await?;
+                    let places: Vec<(Place, i64)> = out
+                        .items
+                        .unwrap_or_default()
+                        .iter()
+                        .filter_map(|i| Some((place_of(db::text(i, "sk"))?, db::number(i, "t"))))
+                        .collect();
+                    if let Some((p, _)) = places.last() {
+                        l.last = Some(*p);
+                    }
+                    match out.last_evaluated_key {
+                        Some(k) if !k.is_empty() => l.next = Some(k),
+                        _ => l.done = true,
+                    }
+                    Ok::<_, DbError>((at, places))
+                }
+            });
+        for (list, places) in try_join_all(reads).await? {
+            self.read += places.len();
+            for (place, extra) in places {
+                if self.seen.insert((place.1, place.2)) {
+                    self.pool.push(Entry { place, list, extra });
+                }
+            }
+        }
+        let forward = self.forward;
+        self.pool.sort_by(|a, b| {
+            if forward {
+                a.place.cmp(&b.place)
+            } else {
+                b.place.cmp(&a.place)
+            }
+        });
+        Ok(())
+    }
+
+    /// Hands out at most `most` of the entries nothing unread can come
+    /// before, in order (the rest wait for the next call).
+    pub fn settled_up_to(&mut self, most: usize) -> Vec<Entry> {
+        let mut all = self.settled();
+        let rest = all.split_off(most.min(all.len()));
+        self.pool.splice(0..0, rest);
+        all
+    }
+
+    /// Hands out the entries nothing unread can come before, in order.
+    pub fn settled(&mut self) -> Vec<Entry> {
+        let count = match self.frontier() {
+            None if self.all_read() => self.pool.len(),
+            None => 0,
+            Some(bound) => self
+                .pool
+                .iter()
+                .take_while(|e| {
+                    if self.forward {
+                        e.place <= bound
+                    } else {
+                        e.place >= bound
+                    }
+                })
+                .count(),
+        };
+        self.pool.drain(..count).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sort_keys_parse_into_places() {
+        let sk = sk_of((100, 7, 3));
+        assert_eq!(place_of(&sk), Some((100, 7, 3)));
+        assert_eq!(place_of("x#1"), None);
+    }
+
+    fn walk(forward: bool, lasts: &[(Option<Place>, bool)], pool: &[Place]) -> Walk {
+        let mut w = Walk::new(vec!["a".into(); lasts.len()], forward, None);
+        for (l, (last, done)) in w.lists.iter_mut().zip(lasts) {
+            l.last = *last;
+            l.done = *done;
+        }
+        w.pool = pool
+            .iter()
+            .map(|p| Entry {
+                place: *p,
+                list: 0,
+                extra: 0,
+            })
+            .collect();
+        w
+    }
+
+    #[test]
+    fn only_entries_no_unread_one_precedes_are_handed_out() {
+        // Newest first: list 0 was read down to 50, list 1 down to 80.
+        let mut w = walk(
+            false,
+            &[(Some((50, 0, 0)), false), (Some((80, 0, 0)), false)],
+            &[(90, 1, 1), (80, 1, 2), (70, 1, 3)],
+        );
+        let got: Vec<Place> = w.settled().iter().map(|e| e.place).collect();
+        assert_eq!(got, [(90, 1, 1), (80, 1, 2)]);
+        // A finished list no longer holds anything back.
+        let mut w = walk(
+            false,
+            &[(Some((50, 0, 0)), false), (Some((80, 0, 0)), true)],
+            &[(70, 1, 3)],
+        );
+        assert_eq!(w.settled().len(), 1);
+        // An unread list holds everything back.
+        let mut w = walk(
+            false,
+            &[(None, false), (Some((80, 0, 0)), true)],
+            &[(90, 1, 1)],
+        );
+        assert!(w.settled().is_empty());
+        // Oldest first, mirrored.
+        let mut w = walk(
+            true,
+            &[(Some((50, 0, 0)), false)],
+            &[(40, 1, 1), (60, 1, 2)],
+        );
+        assert_eq!(w.settled().len(), 1);
+    }
+}

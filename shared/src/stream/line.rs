@@ -1,0 +1,230 @@
+//! The one log line per batch of the stream consumer, the twin of the
+//! request line (telemetry/request_line.rs): what arrived, what failed, the
+//! time it took, its DynamoDB cost and how far behind the stream the
+//! consumer is; also a CloudWatch Embedded Metric Format document
+//! (`emf::STREAM_METRICS`, per function only: a batch has no route). It
+//! names records by sequence number only: images hold what users wrote,
+//! and never reach a log.
+
+use std::{
+    io::Write,
+    time::{Duration, SystemTime, UNIX_EPOCH},
+};
+
+use serde::Serialize;
+
+use crate::{
+    Config,
+    db::MetricsSnapshot,
+    telemetry::{
+        self, LogLevel,
+        emf::{Dimensions, Metadata, Namespace, STREAM_METRICS},
+    },
+};
+
+/// What the line records about one batch.
+pub struct BatchLine<'a> {
+    /// The function crate's name (`stream`).
+    pub function: &'a str,
+    /// The Lambda request id of the invocation.
+    pub request_id: &'a str,
+    pub records: usize,
+    /// Records handed back for redelivery: the first failed one and every
+    /// one after it.
+    pub failures: usize,
+    /// The first failed record's sequence number, as reported.
+    pub first_failure: Option<&'a str>,
+    /// The handlers that were given at least one change.
+    pub handled_by: Vec<&'static str>,
+    pub latency: Duration,
+    /// Age of the oldest record when the batch arrived (0 without
+    /// timestamps).
+    pub oldest_age: Duration,
+    pub cost: &'a MetricsSnapshot,
+}
+
+#[derive(Serialize)]
+struct Line<'a> {
+    level: &'static str,
+    message: &'static str,
+    request_id: &'a str,
+    records: usize,
+    failures: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    first_failure: Option<&'a str>,
+    handled_by: &'a [&'static str],
+    latency_ms: u64,
+    oldest_record_age_ms: u64,
+    db_round_trips: u32,
+    db_sequential: u32,
+    db_read_units: f64,
+    db_write_units: f64,
+    db_calls: String,
+    // Dimension.
+    #[serde(rename = "Function")]
+    function: &'a str,
+    // Metrics (names and units in emf::STREAM_METRICS).
+    #[serde(rename = "Records")]
+    records_metric: usize,
+    #[serde(rename = "Failures")]
+    failures_metric: usize,
+    #[serde(rename = "Latency")]
+    latency: f64,
+    #[serde(rename = "ReadUnits")]
+    read_units: f64,
+    #[serde(rename = "WriteUnits")]
+    write_units: f64,
+    #[serde(rename = "RecordAge")]
+    record_age: f64,
+    #[serde(rename = "_aws", skip_serializing_if = "Option::is_none")]
+    aws: Option<Metadata<'a>>,
+}
+
+impl BatchLine<'_> {
+    /// Writes the line to stdout in one `write_all` (see
+    /// `RequestLine::write`: lines cannot interleave).
+    pub fn write(&self, config: &Config) {
+        let line = self.render(
+            &config.metrics_namespace,
+            config.metrics_dimensions,
+            telemetry::level(),
+            now_ms(),
+        );
+        let _ = std::io::stdout().lock().write_all(line.as_bytes());
+    }
+
+    fn render(
+        &self,
+        namespace: &Namespace,
+        dimensions: Dimensions,
+        level: LogLevel,
+        timestamp: u64,
+    ) -> String {
+        // A batch has no route: per function whatever the detail asked for.
+        let dimensions = match dimensions {
+            Dimensions::None => Dimensions::None,
+            Dimensions::Function | Dimensions::Route => Dimensions::Function,
+        };
+        let cost = self.cost;
+        let line = Line {
+            // Kept at every ApplicationLogLevel, as the request line is.
+            level: level.max(LogLevel::Info).name(),
+            message: "batch",
+            request_id: self.request_id,
+            records: self.records,
+            failures: self.failures,
+            first_failure: self.first_failure,
+            handled_by: &self.handled_by,
+            latency_ms: self.latency.as_millis() as u64,
+            oldest_record_age_ms: self.oldest_age.as_millis() as u64,
+            db_round_trips: cost.round_trips,
+            db_sequential: cost.sequential,
+            db_read_units: cost.read_units,
+            db_write_units: cost.write_units,
+            db_calls: format!("{:?}", cost.calls),
+            function: self.function,
+            records_metric: self.records,
+            failures_metric: self.failures,
+            latency: self.latency.as_micros() as f64 / 1000.0,
+            read_units: cost.read_units,
+            write_units: cost.write_units,
+            record_age: self.oldest_age.as_millis() as f64,
+            aws: Metadata::with_metrics(namespace, dimensions, timestamp, STREAM_METRICS),
+        };
+        let mut json = serde_json::to_string(&line).unwrap_or_default();
+        json.push('\n');
+        json
+    }
+}
+
+pub(super) fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::Value;
+
+    use super::*;
+
+    fn json(dimensions: Dimensions, level: LogLevel) -> Value {
+        let cost = MetricsSnapshot {
+            round_trips: 2,
+            sequential: 2,
+            read_units: 1.0,
+            write_units: 3.0,
+            calls: vec!["GetItem", "TransactWriteItems"],
+        };
+        let line = BatchLine {
+            function: "stream",
+            request_id: "r-1",
+            records: 100,
+            failures: 40,
+            first_failure: Some("61"),
+            handled_by: vec!["search"],
+            latency: Duration::from_micros(12_345),
+            oldest_age: Duration::from_millis(1_500),
+            cost: &cost,
+        };
+        let text = line.render(&Namespace::default(), dimensions, level, 1_764_000_000_123);
+        assert!(text.ends_with('\n') && !text.trim_end().contains('\n'));
+        serde_json::from_str(&text).unwrap()
+    }
+
+    #[test]
+    fn the_line_is_an_emf_document_of_the_stream_metrics() {
+        for dimensions in [Dimensions::Function, Dimensions::Route] {
+            let v = json(dimensions, LogLevel::Info);
+            let d = &v["_aws"]["CloudWatchMetrics"][0];
+            assert_eq!(v["_aws"]["Timestamp"], 1_764_000_000_123u64);
+            assert_eq!(d["Dimensions"], serde_json::json!([["Function"]]));
+            assert_eq!(v["Function"], "stream");
+            let names: Vec<_> = d["Metrics"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| m["Name"].as_str().unwrap())
+                .collect();
+            assert_eq!(
+                names,
+                [
+                    "Records",
+                    "Failures",
+                    "Latency",
+                    "ReadUnits",
+                    "WriteUnits",
+                    "RecordAge"
+                ]
+            );
+            for name in names {
+                assert!(v[name].is_number(), "{name} is a top-level number");
+            }
+        }
+        let v = json(Dimensions::Function, LogLevel::Info);
+        assert_eq!(
+            (v["Records"].as_u64(), v["Failures"].as_u64()),
+            (Some(100), Some(40))
+        );
+        assert_eq!(v["RecordAge"], 1500.0);
+        assert_eq!(v["Latency"], 12.345);
+        assert_eq!(v["first_failure"], "61");
+        assert_eq!(v["message"], "batch");
+        assert!(json(Dimensions::None, LogLevel::Info).get("_aws").is_none());
+    }
+
+    #[test]
+    fn the_line_is_kept_at_every_level_and_names_no_item() {
+        assert_eq!(json(Dimensions::Function, LogLevel::Debug)["level"], "INFO");
+        assert_eq!(
+            json(Dimensions::Function, LogLevel::Error)["level"],
+            "ERROR"
+        );
+        let v = json(Dimensions::Function, LogLevel::Info);
+        let keys: Vec<&str> = v.as_object().unwrap().keys().map(String::as_str).collect();
+        for forbidden in ["keys", "pk", "sk", "image", "new", "old"] {
+            assert!(!keys.contains(&forbidden), "{forbidden} in {keys:?}");
+        }
+    }
+}
