@@ -60,12 +60,15 @@ fn pump_url() -> String {
 /// Waits until the stream consumer has handled every change made to the
 /// table before this call (tools/stream-pump's `GET /settle`), for tests
 /// that must see background work. Panics with the pump's answer (what is
-/// pending, its last error) when that takes over 30 seconds.
+/// pending, its last error) when that takes over 150 seconds: the wait
+/// covers the background work of every test running alongside (a test
+/// that files hundreds of issues leaves tens of thousands of index writes
+/// behind it), which a 2-core CI machine can take a minute over.
 pub async fn settle() {
-    let url = format!("{}/settle?timeout_ms=30000", pump_url());
+    let url = format!("{}/settle?timeout_ms=150000", pump_url());
     let res = reqwest::Client::new()
         .get(&url)
-        .timeout(std::time::Duration::from_secs(40))
+        .timeout(std::time::Duration::from_secs(160))
         .send()
         .await
         .unwrap_or_else(|e| panic!("GET {url}: {e} (is the stream pump running?)"));
@@ -75,6 +78,14 @@ pub async fn settle() {
         status.is_success(),
         "the stream consumer did not catch up with the table ({status}): {body}"
     );
+    // Long waits are where a run's time goes: a failing test's output
+    // shows them.
+    let waited: Option<u64> = serde_json::from_str::<Value>(&body)
+        .ok()
+        .and_then(|v| v["waited_ms"].as_u64());
+    if let Some(ms) = waited.filter(|ms| *ms > 10_000) {
+        eprintln!("settle waited {ms} ms for the stream consumer");
+    }
 }
 
 /// The stream pump's counters (`GET /stats`): invocations,

@@ -120,32 +120,6 @@ impl Db {
         self.batch_write(requests).await
     }
 
-    /// Derived index writes left over by a transaction, 25 per call.
-    pub(super) async fn write_derived(
-        &self,
-        writes: Vec<super::tx::Derived>,
-    ) -> Result<(), DbError> {
-        use super::tx::Derived;
-        use aws_sdk_dynamodb::types::{DeleteRequest, PutRequest, WriteRequest};
-        let requests = writes
-            .into_iter()
-            .map(|w| {
-                let built = match w {
-                    Derived::Put(item) => PutRequest::builder()
-                        .set_item(Some(item))
-                        .build()
-                        .map(|p| WriteRequest::builder().put_request(p).build()),
-                    Derived::Delete(key) => DeleteRequest::builder()
-                        .set_key(Some(key))
-                        .build()
-                        .map(|d| WriteRequest::builder().delete_request(d).build()),
-                };
-                built.map_err(|e| DbError::Service(e.to_string()))
-            })
-            .collect::<Result<_, DbError>>()?;
-        self.batch_write(requests).await
-    }
-
     /// Deletes every item a query finds, one page of keys at a time, so
     /// memory holds a page whatever their number. `query` sets the key
     /// condition (and index); it is called once per page. Idempotent: for

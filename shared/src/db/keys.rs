@@ -233,31 +233,6 @@ pub fn repos_by_visibility(private: bool) -> String {
     }
 }
 
-// --- Search's index of issues (`issues::index`): one small item per issue
-// and scope it is listed in, newest first, so a search page reads what it
-// shows whatever the number of repositories.
-
-/// One listing of the index: `scope` (see `issues::index::Scope`), kind
-/// and state.
-pub fn search_pk(scope: &str, is_pull: bool, closed: bool) -> String {
-    format!(
-        "SX#{scope}#{}{}",
-        if is_pull { "p" } else { "i" },
-        if closed { "c" } else { "o" }
-    )
-}
-
-/// Where an issue sorts in every listing of the index: creation time, then
-/// repository and number.
-pub fn search_sk(created: i64, repo_id: i64, index: i64) -> String {
-    format!("{created:020}#{repo_id:020}#{index:020}")
-}
-
-/// The counters of one scope of the index (one item per shard).
-pub fn search_counts(scope: &str) -> Item {
-    key(&format!("SXN#{scope}"), "COUNT")
-}
-
 // --- Deploy API. Everything of a deploy team lives in one partition, so a
 // team's objects are invisible to every other team by construction.
 

@@ -487,18 +487,7 @@ impl Db {
     /// a few times before giving up; a failed condition is returned at once
     /// with its per-item reasons. In a request with an idempotency key the
     /// key's marker rides along as the last item.
-    pub async fn transact(&self, mut tx: Tx) -> Result<(), DbError> {
-        let marker_room = usize::from(
-            self.request
-                .marker
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .is_some(),
-        );
-        let room = self
-            .transaction_limit
-            .saturating_sub(tx.items.len() + marker_room);
-        let spilled = tx.take_derived(room);
+    pub async fn transact(&self, tx: Tx) -> Result<(), DbError> {
         let mut items = tx.items;
         let marker = self
             .request
@@ -555,14 +544,6 @@ impl Db {
                 }
                 Ok(_) => {
                     self.request.committed.store(true, Ordering::SeqCst);
-                    if !spilled.is_empty() {
-                        cleanup(
-                            self,
-                            "index entries past the transaction limit",
-                            self.write_derived(spilled),
-                        )
-                        .await;
-                    }
                     return Ok(());
                 }
                 Err(e) => return Err(e),

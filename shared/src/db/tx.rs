@@ -16,16 +16,6 @@ use super::{Action, DbError, Item, Permission, size};
 pub struct Tx {
     table: Arc<str>,
     pub(super) items: Vec<TransactWriteItem>,
-    /// Derived index entries: they join the transaction while it has room
-    /// and are written right after it otherwise (see [`Tx::derived_put`]).
-    pub(super) derived: Vec<Derived>,
-}
-
-/// A write to an index the table derives from its own items.
-#[derive(Clone, Debug)]
-pub enum Derived {
-    Put(Item),
-    Delete(Item),
 }
 
 fn built<T>(r: Result<T, aws_sdk_dynamodb::error::BuildError>) -> Result<T, DbError> {
@@ -37,40 +27,7 @@ impl Tx {
         Self {
             table,
             items: Vec::new(),
-            derived: Vec::new(),
         }
-    }
-
-    /// Writes an entry of a derived index (unconditionally). Entries go in
-    /// after every other write, so failed conditions keep their positions;
-    /// those past the transaction limit are written once it commits, and
-    /// readers check entries against their items, so one left stale by a
-    /// failure there is skipped, not shown, until `check-data` rebuilds it.
-    pub fn derived_put(&mut self, item: Item) -> Result<&mut Self, DbError> {
-        size::check_item(&item)?;
-        self.derived.push(Derived::Put(item));
-        Ok(self)
-    }
-
-    /// Removes an entry of a derived index (see [`Tx::derived_put`]).
-    pub fn derived_delete(&mut self, key: Item) -> &mut Self {
-        self.derived.push(Derived::Delete(key));
-        self
-    }
-
-    /// Moves the first `room` derived writes into the transaction and
-    /// returns the rest.
-    pub(super) fn take_derived(&mut self, room: usize) -> Vec<Derived> {
-        let mut rest = std::mem::take(&mut self.derived);
-        let now: Vec<Derived> = rest.drain(..room.min(rest.len())).collect();
-        for d in now {
-            // Building a put or delete without a condition cannot fail.
-            let _ = match d {
-                Derived::Put(item) => self.put(item).map(|_| ()),
-                Derived::Delete(key) => self.delete(key).map(|_| ()),
-            };
-        }
-        rest
     }
 
     /// Number of writes so far (the index the next one will have).
@@ -80,11 +37,6 @@ impl Tx {
 
     pub fn is_empty(&self) -> bool {
         self.items.is_empty()
-    }
-
-    /// Number of derived index writes so far.
-    pub fn derived_len(&self) -> usize {
-        self.derived.len()
     }
 
     fn put_with(&mut self, item: Item, condition: Option<&str>) -> Result<&mut Self, DbError> {

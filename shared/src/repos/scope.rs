@@ -143,52 +143,6 @@ impl<'a> Viewer<'a> {
         &self.grants.collaborations
     }
 
-    /// The private repositories the caller may read (of `owner` only, when
-    /// given): their own, their organisations' and their collaborations;
-    /// for a site admin, only with an owner (everything otherwise).
-    pub async fn private_repos(
-        &self,
-        db: &Db,
-        owner: Option<&str>,
-    ) -> Result<Vec<(RepoRecord, Permission)>> {
-        let Some(me) = self
-            .caller
-            .principal()
-            .filter(|_| !self.caller.public_only())
-        else {
-            return Ok(Vec::new());
-        };
-        let mut candidates = Vec::new();
-        if self.admin {
-            if let Some(o) = owner {
-                candidates = super::list_by_owner(db, o).await?;
-            }
-        } else {
-            let mut owners: HashSet<String> = HashSet::from([crate::name::fold(&me.user.name)]);
-            owners.extend(
-                self.grants
-                    .memberships
-                    .iter()
-                    .map(|m| crate::name::fold(&m.org)),
-            );
-            if let Some(o) = owner {
-                owners.retain(|n| *n == crate::name::fold(o));
-            }
-            let ids: Vec<i64> = self.grants.collaborations.keys().copied().collect();
-            let listed = owners.iter().map(|o| super::list_by_owner(db, o));
-            let (listed, collaborations) = tokio::try_join!(
-                futures::future::try_join_all(listed),
-                super::get_many_by_id(db, &ids)
-            )?;
-            candidates.extend(listed.into_iter().flatten());
-            candidates.extend(collaborations);
-        }
-        candidates.retain(|r| {
-            r.private && owner.is_none_or(|o| crate::name::fold(&r.owner) == crate::name::fold(o))
-        });
-        self.permissions(db, candidates).await
-    }
-
     /// The repositories among `repos` the caller may read, with their
     /// permissions.
     pub async fn permissions(
@@ -266,39 +220,4 @@ impl<'a> Viewer<'a> {
         }
         Ok(out)
     }
-}
-
-/// The repositories `caller` may read among `candidates` (or, with `None`,
-/// among everything search starts from), with their permissions.
-pub async fn visible(
-    db: &Db,
-    caller: &Caller,
-    candidates: Option<Vec<RepoRecord>>,
-) -> Result<Vec<(RepoRecord, Permission)>> {
-    let viewer = Viewer::load(db, caller).await?;
-    let me = caller.principal();
-    let repos = match candidates {
-        Some(c) => c,
-        None => {
-            let mut all = super::list_by_visibility(db, false).await?;
-            if viewer.admin {
-                all.extend(super::list_by_visibility(db, true).await?);
-            } else if let Some(p) = me {
-                all.extend(super::list_by_owner(db, &p.user.name).await?);
-                let orgs: HashSet<&str> = viewer
-                    .grants
-                    .memberships
-                    .iter()
-                    .map(|m| m.org.as_str())
-                    .collect();
-                for org in orgs {
-                    all.extend(super::list_by_owner(db, org).await?);
-                }
-                let ids: Vec<i64> = viewer.grants.collaborations.keys().copied().collect();
-                all.extend(super::get_many_by_id(db, &ids).await?);
-            }
-            all
-        }
-    };
-    viewer.permissions(db, repos).await
 }

@@ -213,29 +213,6 @@ pub async fn summaries_by_id(db: &Db, ids: &[i64]) -> Result<Vec<RepoRecord>> {
     Ok(out)
 }
 
-/// Every repository of one visibility (search's starting point).
-pub async fn list_by_visibility(db: &Db, private: bool) -> Result<Vec<RepoRecord>> {
-    let mut out = Vec::new();
-    let mut cursor = None;
-    loop {
-        let page = db
-            .query(|q| {
-                q.index_name("gsi2")
-                    .key_condition_expression("gsi2pk = :pk")
-                    .expression_attribute_values(":pk", db::s(keys::repos_by_visibility(private)))
-                    .set_exclusive_start_key(cursor.take())
-            })
-            .await?;
-        for item in page.items.unwrap_or_default() {
-            out.push(db::from_item(item)?);
-        }
-        match page.last_evaluated_key {
-            Some(k) if !k.is_empty() => cursor = Some(k),
-            _ => return Ok(out),
-        }
-    }
-}
-
 /// Whether `owner` holds any private repository: one query of at most one
 /// item on the visibility index (whose sort key starts `owner/`).
 pub async fn has_private(db: &Db, owner: &str) -> Result<bool> {

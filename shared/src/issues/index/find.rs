@@ -69,8 +69,10 @@ const COUNTING: Limits = Limits {
 };
 
 /// A cursor is kept for the next page once a walk read this many entries,
-/// or checked this many documents.
-const CURSOR_AFTER: (usize, usize) = (200, 100);
+/// or checked this many documents: below that, finding the next page
+/// from the start costs little more than one page, and the cursor's write
+/// would cost more.
+const CURSOR_AFTER: (usize, usize) = (2_000, 100);
 
 /// An update-ordered listing read to its end serves `since`/`before`
 /// when it holds at most this many issues.
@@ -234,7 +236,10 @@ pub async fn find(db: &Db, ask: Ask<'_>) -> Result<Found> {
     let exact = if plain {
         Some(universe)
     } else {
-        if !walk.exhausted() && !route.complete {
+        // Counting on pays when the listings are read to their end (few
+        // entries wait) or prove the matches alone (no documents to read):
+        // else the total is an upper bound at once.
+        if (walk.all_read() || !route.needs_doc) && !walk.exhausted() && !route.complete {
             let counting = Limits {
                 entries: walk.read + COUNTING.entries,
                 documents: run.docs + COUNTING.documents,
@@ -472,12 +477,15 @@ impl Plan<'_> {
     /// A walk over a route's listings.
     fn walk(&self, r: &Route, after: Option<Place>) -> Walk {
         let w = Walk::new(r.pks.clone(), self.ask.order.forward(), after);
-        match r.complete {
-            true => w.within(
-                self.checks.since.unwrap_or(0),
-                self.checks.before.unwrap_or(i64::MAX / 2),
-            ),
-            false => w,
+        let c = self.checks;
+        if r.complete {
+            w.within(c.since.unwrap_or(0), c.before.unwrap_or(i64::MAX / 2))
+        } else if let Some(before) = c.before.filter(|_| !self.ask.order.by_update()) {
+            // An issue updated before a time was created before it too:
+            // listings by creation start there.
+            w.within(0, before)
+        } else {
+            w
         }
     }
 }

@@ -71,6 +71,8 @@ pub struct Walk {
 
 impl Walk {
     pub fn new(pks: Vec<String>, forward: bool, after: Option<Place>) -> Self {
+        // The cursor's own place was shown already.
+        let seen = after.map(|p| (p.1, p.2)).into_iter().collect();
         Self {
             lists: pks
                 .into_iter()
@@ -85,7 +87,7 @@ impl Walk {
             after,
             range: None,
             pool: Vec::new(),
-            seen: HashSet::new(),
+            seen,
             read: 0,
         }
     }
@@ -128,15 +130,24 @@ impl Walk {
     pub async fn fill(&mut self, db: &Db, chunk: usize) -> Result<(), DbError> {
         let limit = chunk.clamp(1, 1000) as i32;
         let forward = self.forward;
-        let after = self.after.map(sk_of);
         // A time range: from the first key of `from` to past every key of
-        // `to` (`$` sorts after the `#` that follows the time).
-        let range = self.range.map(|(from, to)| {
+        // `to` (`$` sorts after the `#` that follows the time). With a
+        // cursor too, the range is cut at the cursor's place, which the
+        // page before showed (`new` keeps it out of this walk).
+        let mut range = self.range.map(|(from, to)| {
             (
                 format!("{:020}", from.max(0)),
                 format!("{:020}$", to.max(0)),
             )
         });
+        if let (Some((from, to)), Some(at)) = (&mut range, self.after.map(sk_of)) {
+            if forward {
+                *from = at.max(from.clone());
+            } else {
+                *to = at.min(to.clone());
+            }
+        }
+        let after = self.after.map(sk_of).filter(|_| range.is_none());
         let reads = self
             .lists
             .iter_mut()
