@@ -37,8 +37,10 @@ def main():
     delays = []
     for _ in range(runs):
         word = "w" + secrets.token_hex(6)
-        start = time.monotonic()
         call("POST", "/repos/%s/%s/issues" % (me, repo), {"title": "delay " + word})
+        # From the create's answer: how long a client that just filed an
+        # issue waits before search finds it.
+        start = time.monotonic()
         while True:
             found = call("GET", "/repos/issues/search?q=%s&state=all" % word)
             if found:
@@ -46,7 +48,7 @@ def main():
             time.sleep(0.01)
         delays.append((time.monotonic() - start) * 1000)
     delays.sort()
-    print("index delay over %d writes: median %.0f ms, worst %.0f ms (create to found by q)"
+    print("index delay over %d writes: median %.0f ms, worst %.0f ms (from the create's answer until search by q finds it)"
           % (runs, statistics.median(delays), delays[-1]))
 
 

@@ -32,7 +32,9 @@ case "${1:-}" in
     else
       storage=(-sharedDb -inMemory)
     fi
-    exec java -Xmx1g -Djava.library.path="$pkg/DynamoDBLocal_lib" -jar "$pkg/DynamoDBLocal.jar" -port "$port" "${storage[@]}"
+    # DYNAMODB_HEAP: the JVM's heap (make bench-scale's 2.7 million items
+    # want more than the default 1g).
+    exec java "-Xmx${DYNAMODB_HEAP:-1g}" -Djava.library.path="$pkg/DynamoDBLocal_lib" -jar "$pkg/DynamoDBLocal.jar" -port "$port" "${storage[@]}"
     ;;
   *) echo "usage: $0 install | run PORT [DATA_DIR]" >&2; exit 2 ;;
 esac

@@ -68,10 +68,12 @@ const COUNTING: Limits = Limits {
     repositories: 50,
 };
 
-/// A cursor is kept for the next page once a walk read this many entries,
-/// or checked this many documents: below that, finding the next page
-/// from the start costs little more than one page, and the cursor's write
-/// would cost more.
+/// A cursor is kept for the next page from the second page on (the caller
+/// is paging through: page 2 reads page 1 again, pages 3 and on cost one
+/// page and a write), and after a first page whose walk read this many
+/// entries or checked this many documents. A first page that read less
+/// leaves none: most callers ask for it alone, and the write would cost
+/// more than what it saves.
 const CURSOR_AFTER: (usize, usize) = (2_000, 100);
 
 /// An update-ordered listing read to its end serves `since`/`before`
@@ -275,7 +277,7 @@ pub async fn find(db: &Db, ask: Ask<'_>) -> Result<Found> {
     let more = run.accepted.len() > skip + page.len() || !walk.exhausted();
     if let (Some(key), Some(last)) = (cursors, page.last())
         && page.len() == ask.page.size as usize
-        && (walk.read >= CURSOR_AFTER.0 || run.docs >= CURSOR_AFTER.1 || after.is_some())
+        && (ask.page.page > 1 || walk.read >= CURSOR_AFTER.0 || run.docs >= CURSOR_AFTER.1)
         && more
         && !route.complete
     {
