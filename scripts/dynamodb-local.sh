@@ -34,7 +34,10 @@ case "${1:-}" in
     fi
     # DYNAMODB_HEAP: the JVM's heap (make bench-scale's 2.7 million items
     # want more than the default 1g).
-    exec java "-Xmx${DYNAMODB_HEAP:-1g}" -Djava.library.path="$pkg/DynamoDBLocal_lib" -jar "$pkg/DynamoDBLocal.jar" -port "$port" "${storage[@]}"
+    # -disableTelemetry: nothing leaves this machine, and no
+    # dynamodb-local-metadata.json is left in the working directory.
+    DDB_LOCAL_TELEMETRY=0 exec java "-Xmx${DYNAMODB_HEAP:-1g}" -Djava.library.path="$pkg/DynamoDBLocal_lib" \
+      -jar "$pkg/DynamoDBLocal.jar" -port "$port" -disableTelemetry "${storage[@]}"
     ;;
   *) echo "usage: $0 install | run PORT [DATA_DIR]" >&2; exit 2 ;;
 esac

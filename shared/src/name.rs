@@ -52,10 +52,6 @@ impl Name {
     pub fn is(&self, other: &str) -> bool {
         self.spelling == other || self.key == fold(other)
     }
-
-    pub fn into_string(self) -> String {
-        self.spelling
-    }
 }
 
 impl PartialEq for Name {

@@ -12,6 +12,9 @@
 //! `DYNAMODB_ACTIONS_LOG` (scripts/test.sh), fails when a function was
 //! refused a call, or holds a grant no test used that is not marked rare.
 
+mod archived;
+mod counts;
+mod gitea_scopes;
 mod grants;
 
 use std::{fs, path::PathBuf, process::ExitCode};

@@ -14,7 +14,8 @@ use shared::{
     auth::scope::Category::{Admin, Organization, User},
     db::Action::{BatchGetItem, DeleteItem, GetItem, PutItem, Query, UpdateItem},
     http::{
-        Guard::{Open, Scope},
+        Archived::Free,
+        Guard::{Open, Scope, SignedIn},
         Limits,
         Sees::{BodyVisibility, Caller, Nothing, OrgWide, Owner, Team},
     },
@@ -29,67 +30,67 @@ shared::routes! {
         rare: &[],
     };
     GET "/api/v1/version" {
-        guard: Open, sees: &[Nothing], idempotent: false, limits: Limits::SMALL,
+        guard: Open, archived: Free, sees: &[Nothing], idempotent: false, limits: Limits::SMALL,
     } => meta::version;
     GET "/api/v1/settings/api" {
-        guard: Open, sees: &[Nothing], idempotent: false, limits: Limits::SMALL,
+        guard: Open, archived: Free, sees: &[Nothing], idempotent: false, limits: Limits::SMALL,
     } => meta::api_settings;
     GET "/api/v1/health" {
-        guard: Open, sees: &[Nothing], idempotent: false, limits: Limits::SMALL,
+        guard: Open, archived: Free, sees: &[Nothing], idempotent: false, limits: Limits::SMALL,
     } => meta::health;
     GET "/api/healthz" {
-        guard: Open, sees: &[Nothing], idempotent: false, limits: Limits::SMALL,
+        guard: Open, archived: Free, sees: &[Nothing], idempotent: false, limits: Limits::SMALL,
     } => meta::healthz;
     POST "/api/v1/admin/users" {
-        guard: Scope(Admin), sees: &[BodyVisibility], idempotent: true, limits: Limits::SMALL,
+        guard: Scope(Admin), archived: Free, sees: &[BodyVisibility], idempotent: true, limits: Limits::SMALL,
     } => users::create;
     GET "/api/v1/user" {
-        guard: Scope(User), sees: &[Caller], idempotent: false, limits: Limits::SMALL,
+        guard: Scope(User), archived: Free, sees: &[Caller], idempotent: false, limits: Limits::SMALL,
     } => users::me;
     GET "/api/v1/users/{username}" {
-        guard: Scope(User), sees: &[Owner("username")], idempotent: false, limits: Limits::SMALL,
+        guard: Scope(User), archived: Free, sees: &[Owner("username")], idempotent: false, limits: Limits::SMALL,
     } => users::get;
     // Not idempotent: the secret is shown once and stored only as a hash.
     POST "/api/v1/users/{username}/tokens" {
-        guard: Scope(User), sees: &[Owner("username")], idempotent: false, limits: Limits::SMALL,
+        guard: Scope(User), archived: Free, sees: &[Owner("username")], idempotent: false, limits: Limits::SMALL,
     } => tokens::create;
     GET "/api/v1/users/{username}/tokens" {
-        guard: Scope(User), sees: &[Owner("username")], idempotent: false, limits: Limits::list(&[]),
+        guard: Scope(User), archived: Free, sees: &[Owner("username")], idempotent: false, limits: Limits::list(&[]),
     } => tokens::list;
     DELETE "/api/v1/users/{username}/tokens/{id}" {
-        guard: Scope(User), sees: &[Owner("username")], idempotent: false, limits: Limits::SMALL,
+        guard: Scope(User), archived: Free, sees: &[Owner("username")], idempotent: false, limits: Limits::SMALL,
     } => tokens::delete;
     POST "/api/v1/orgs" {
-        guard: Scope(Organization), sees: &[Caller, BodyVisibility], idempotent: true, limits: Limits::SMALL,
+        guard: Scope(Organization), archived: Free, sees: &[Caller, BodyVisibility], idempotent: true, limits: Limits::SMALL,
     } => orgs::create;
     GET "/api/v1/orgs/{org}" {
-        guard: Scope(Organization), sees: &[Owner("org")], idempotent: false, limits: Limits::SMALL,
+        guard: Scope(Organization), archived: Free, sees: &[Owner("org")], idempotent: false, limits: Limits::SMALL,
     } => orgs::get;
     GET "/api/v1/orgs/{org}/teams" {
-        guard: Scope(Organization), sees: &[Owner("org")], idempotent: false, limits: Limits::list(&[]),
+        guard: SignedIn(Organization), archived: Free, sees: &[Owner("org")], idempotent: false, limits: Limits::list(&[]),
     } => teams::list;
     POST "/api/v1/orgs/{org}/teams" {
-        guard: Scope(Organization), sees: &[OrgWide("org")], idempotent: true, limits: Limits::SMALL,
+        guard: SignedIn(Organization), archived: Free, sees: &[OrgWide("org")], idempotent: true, limits: Limits::SMALL,
     } => teams::create;
     GET "/api/v1/teams/{id}" {
-        guard: Scope(Organization), sees: &[Team("id")], idempotent: false, limits: Limits::SMALL,
+        guard: SignedIn(Organization), archived: Free, sees: &[Team("id")], idempotent: false, limits: Limits::SMALL,
     } => teams::get;
     PUT "/api/v1/teams/{id}/members/{username}" {
-        guard: Scope(Organization), sees: &[Team("id"), Owner("username")], idempotent: false, limits: Limits::SMALL,
+        guard: SignedIn(Organization), archived: Free, sees: &[Team("id"), Owner("username")], idempotent: false, limits: Limits::SMALL,
     } => teams::add_member;
     DELETE "/api/v1/teams/{id}/members/{username}" {
-        guard: Scope(Organization), sees: &[Team("id"), Owner("username")], idempotent: false, limits: Limits::SMALL,
+        guard: SignedIn(Organization), archived: Free, sees: &[Team("id"), Owner("username")], idempotent: false, limits: Limits::SMALL,
     } => teams::remove_member;
     PUT "/api/v1/user/blocks/{username}" {
-        guard: Scope(User), sees: &[Caller, Owner("username")], idempotent: false, limits: Limits::SMALL,
+        guard: Scope(User), archived: Free, sees: &[Caller, Owner("username")], idempotent: false, limits: Limits::SMALL,
     } => blocks::block_for_user;
     DELETE "/api/v1/user/blocks/{username}" {
-        guard: Scope(User), sees: &[Caller, Owner("username")], idempotent: false, limits: Limits::SMALL,
+        guard: Scope(User), archived: Free, sees: &[Caller, Owner("username")], idempotent: false, limits: Limits::SMALL,
     } => blocks::unblock_for_user;
     PUT "/api/v1/orgs/{org}/blocks/{username}" {
-        guard: Scope(Organization), sees: &[OrgWide("org"), Owner("username")], idempotent: false, limits: Limits::SMALL,
+        guard: Scope(Organization), archived: Free, sees: &[OrgWide("org"), Owner("username")], idempotent: false, limits: Limits::SMALL,
     } => blocks::block_for_org;
     DELETE "/api/v1/orgs/{org}/blocks/{username}" {
-        guard: Scope(Organization), sees: &[OrgWide("org"), Owner("username")], idempotent: false, limits: Limits::SMALL,
+        guard: Scope(Organization), archived: Free, sees: &[OrgWide("org"), Owner("username")], idempotent: false, limits: Limits::SMALL,
     } => blocks::unblock_for_org;
 }

@@ -336,8 +336,8 @@ async fn teams_membership_and_the_last_owner() {
         testing::call::<Api>(&app, "PUT", &member, Some(&bob), None)
             .await
             .0,
-        403,
-        "only owners add members"
+        404,
+        "a team of an organisation bob is not in does not exist for him"
     );
     assert_eq!(
         testing::call::<Api>(&app, "PUT", &member, Some(&alice), None)
@@ -365,6 +365,13 @@ async fn teams_membership_and_the_last_owner() {
         .await
         .0,
         200
+    );
+    assert_eq!(
+        testing::call::<Api>(&app, "PUT", &member, Some(&bob), None)
+            .await
+            .0,
+        403,
+        "a member sees the team; only owners add members"
     );
     assert_eq!(
         testing::call::<Api>(
@@ -576,4 +583,49 @@ async fn token_cache_trades_a_short_delay_for_no_lookups() {
     assert_eq!(parts(&handle::<Api>(&here, revoke).await).0, 204);
     let (status, _) = testing::call::<Api>(&here, "GET", "/api/v1/user", Some(&second), None).await;
     assert_eq!(status, 401, "the same instance at once");
+}
+
+/// A team the caller may not see costs the same DynamoDB calls as a
+/// missing one, and fails the same way: the work behind an answer tells
+/// no more than the answer.
+#[tokio::test]
+async fn hidden_teams_cost_what_missing_ones_cost() {
+    use shared::accounts::principal::{Caller, Principal, Via};
+    let app = testing::app().await;
+    let (_, owner) = testing::seed_user(&app, "hushowner", false, &["all"]).await;
+    let (stranger, _) = testing::seed_user(&app, "hushstranger", false, &["all"]).await;
+    let (status, org) = testing::call::<Api>(
+        &app,
+        "POST",
+        "/api/v1/orgs",
+        Some(&owner),
+        Some(json!({"username": "hushorg", "visibility": "private"})),
+    )
+    .await;
+    assert_eq!(status, 201, "{org}");
+    let (status, team) = testing::call::<Api>(
+        &app,
+        "POST",
+        "/api/v1/orgs/hushorg/teams",
+        Some(&owner),
+        Some(json!({"name": "core", "permission": "read"})),
+    )
+    .await;
+    assert_eq!(status, 201, "{team}");
+    let id = team["id"].as_i64().expect("team id");
+    let caller = Caller::User(Box::new(Principal {
+        user: stranger,
+        via: Via::Password,
+    }));
+    let mut seen = Vec::new();
+    for asked in [id, id + 1_000] {
+        let db = app.db.for_request();
+        let err = teams::find(&db, &caller, asked)
+            .await
+            .err()
+            .map(|e| e.to_string().replace(&asked.to_string(), "N"));
+        seen.push((err, db.metrics().calls));
+    }
+    assert_eq!(seen[0], seen[1], "hidden, then missing");
+    assert_eq!(seen[0].0.as_deref(), Some("no team N"), "{seen:?}");
 }

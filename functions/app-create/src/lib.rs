@@ -9,7 +9,7 @@ use shared::{
     auth::scope::Ability::Write,
     db::Action::{BatchGetItem, DeleteItem, GetItem, PutItem, Query, UpdateItem},
     deploy::{create, model::fields::Endpoint},
-    http::{Ctx, Guard::Ability, Limits, Response, Sees, deploy_team},
+    http::{Archived::Free, Ctx, Guard::Ability, Limits, Response, Sees, deploy_team},
 };
 
 shared::routes! {
@@ -23,25 +23,25 @@ shared::routes! {
         )],
     };
     POST "/api/v1/applications/public" {
-        guard: Ability(Write), sees: Sees::DEPLOY, idempotent: true, limits: Limits::FILES,
+        guard: Ability(Write), archived: Free, sees: Sees::DEPLOY, idempotent: true, limits: Limits::FILES,
     } => public;
     POST "/api/v1/applications/private-provider-app" {
-        guard: Ability(Write), sees: Sees::DEPLOY, idempotent: true, limits: Limits::FILES,
+        guard: Ability(Write), archived: Free, sees: Sees::DEPLOY, idempotent: true, limits: Limits::FILES,
     } => provider_app;
     POST "/api/v1/applications/private-github-app" {
-        guard: Ability(Write), sees: Sees::DEPLOY, idempotent: true, limits: Limits::FILES,
+        guard: Ability(Write), archived: Free, sees: Sees::DEPLOY, idempotent: true, limits: Limits::FILES,
     } => provider_app;
     POST "/api/v1/applications/private-deploy-key" {
-        guard: Ability(Write), sees: Sees::DEPLOY, idempotent: true, limits: Limits::FILES,
+        guard: Ability(Write), archived: Free, sees: Sees::DEPLOY, idempotent: true, limits: Limits::FILES,
     } => deploy_key;
     POST "/api/v1/applications/dockerfile" {
-        guard: Ability(Write), sees: Sees::DEPLOY, idempotent: true, limits: Limits::FILES,
+        guard: Ability(Write), archived: Free, sees: Sees::DEPLOY, idempotent: true, limits: Limits::FILES,
     } => dockerfile;
     POST "/api/v1/applications/dockerimage" {
-        guard: Ability(Write), sees: Sees::DEPLOY, idempotent: true, limits: Limits::FILES,
+        guard: Ability(Write), archived: Free, sees: Sees::DEPLOY, idempotent: true, limits: Limits::FILES,
     } => docker_image;
     POST "/api/v1/applications/dockercompose" {
-        guard: Ability(Write), sees: Sees::DEPLOY, idempotent: true, limits: Limits::FILES,
+        guard: Ability(Write), archived: Free, sees: Sees::DEPLOY, idempotent: true, limits: Limits::FILES,
     } => docker_compose;
 }
 

@@ -9,7 +9,10 @@ use shared::{
     auth::scope::Ability::{Read, Write},
     db::Action::{BatchGetItem, DeleteItem, GetItem, PutItem, Query, UpdateItem},
     deploy::{apps, patch, views},
-    http::{Ctx, Guard::Ability, Limits, Response, Sees, deploy_team, limits::ListFitter},
+    http::{
+        Archived::Free, Ctx, Guard::Ability, Limits, Response, Sees, deploy_team,
+        limits::ListFitter,
+    },
 };
 
 /// Lambda answers at most 6 MB. A list that would be larger leaves out
@@ -49,16 +52,16 @@ shared::routes! {
         rare: &[],
     };
     GET "/api/v1/applications" {
-        guard: Ability(Read), sees: Sees::DEPLOY, idempotent: false, limits: LIST,
+        guard: Ability(Read), archived: Free, sees: Sees::DEPLOY, idempotent: false, limits: LIST,
     } => list;
     GET "/api/v1/applications/{uuid}" {
-        guard: Ability(Read), sees: Sees::DEPLOY, idempotent: false, limits: Limits::SMALL,
+        guard: Ability(Read), archived: Free, sees: Sees::DEPLOY, idempotent: false, limits: Limits::SMALL,
     } => get;
     PATCH "/api/v1/applications/{uuid}" {
-        guard: Ability(Write), sees: Sees::DEPLOY, idempotent: false, limits: Limits::FILES,
+        guard: Ability(Write), archived: Free, sees: Sees::DEPLOY, idempotent: false, limits: Limits::FILES,
     } => update;
     DELETE "/api/v1/applications/{uuid}" {
-        guard: Ability(Write), sees: Sees::DEPLOY, idempotent: false, limits: Limits::SMALL,
+        guard: Ability(Write), archived: Free, sees: Sees::DEPLOY, idempotent: false, limits: Limits::SMALL,
     } => delete;
 }
 

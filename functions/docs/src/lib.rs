@@ -10,7 +10,7 @@ use lambda_http::http::StatusCode;
 use serde_json::{Value, json};
 use shared::{
     Result,
-    http::{Ctx, Guard::Open, Limits, Response, Sees::Nothing},
+    http::{Archived::Free, Ctx, Guard::Open, Limits, Response, Sees::Nothing},
 };
 
 /// docs/openapi.yaml, as JSON (build.rs).
@@ -25,13 +25,13 @@ shared::routes! {
         rare: &[],
     };
     GET "/swagger.v1.json" {
-        guard: Open, sees: &[Nothing], idempotent: false, limits: Limits::SMALL,
+        guard: Open, archived: Free, sees: &[Nothing], idempotent: false, limits: Limits::SMALL,
     } => swagger_json;
     GET "/api/swagger" {
-        guard: Open, sees: &[Nothing], idempotent: false, limits: Limits::SMALL,
+        guard: Open, archived: Free, sees: &[Nothing], idempotent: false, limits: Limits::SMALL,
     } => ui::page;
     GET "/api/swagger/assets/{name}" {
-        guard: Open, sees: &[Nothing], idempotent: false, limits: Limits::SMALL,
+        guard: Open, archived: Free, sees: &[Nothing], idempotent: false, limits: Limits::SMALL,
     } => ui::asset;
 }
 

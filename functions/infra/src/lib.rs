@@ -8,7 +8,7 @@ mod handlers;
 use shared::{
     auth::scope::Ability::{Read, Write},
     db::Action::{BatchWriteItem, DeleteItem, GetItem, PutItem, Query, UpdateItem},
-    http::{Guard::Ability, Limits, Sees},
+    http::{Archived::Free, Guard::Ability, Limits, Sees},
 };
 
 /// Lists bounded in number by their parent (environments, destinations) or
@@ -35,78 +35,78 @@ shared::routes! {
         rare: &[],
     };
     GET "/api/v1/projects" {
-        guard: Ability(Read), sees: Sees::DEPLOY, idempotent: false, limits: SUMMARY,
+        guard: Ability(Read), archived: Free, sees: Sees::DEPLOY, idempotent: false, limits: SUMMARY,
     } => handlers::list_projects;
     POST "/api/v1/projects" {
-        guard: Ability(Write), sees: Sees::DEPLOY, idempotent: true, limits: Limits::SMALL,
+        guard: Ability(Write), archived: Free, sees: Sees::DEPLOY, idempotent: true, limits: Limits::SMALL,
     } => handlers::create_project;
     GET "/api/v1/projects/{uuid}" {
-        guard: Ability(Read), sees: Sees::DEPLOY, idempotent: false, limits: Limits::SMALL,
+        guard: Ability(Read), archived: Free, sees: Sees::DEPLOY, idempotent: false, limits: Limits::SMALL,
     } => handlers::get_project;
     DELETE "/api/v1/projects/{uuid}" {
-        guard: Ability(Write), sees: Sees::DEPLOY, idempotent: false, limits: Limits::SMALL,
+        guard: Ability(Write), archived: Free, sees: Sees::DEPLOY, idempotent: false, limits: Limits::SMALL,
     } => handlers::delete_project;
     GET "/api/v1/projects/{uuid}/environments" {
-        guard: Ability(Read), sees: Sees::DEPLOY, idempotent: false, limits: LIST,
+        guard: Ability(Read), archived: Free, sees: Sees::DEPLOY, idempotent: false, limits: LIST,
     } => handlers::list_environments;
     POST "/api/v1/projects/{uuid}/environments" {
-        guard: Ability(Write), sees: Sees::DEPLOY, idempotent: true, limits: Limits::SMALL,
+        guard: Ability(Write), archived: Free, sees: Sees::DEPLOY, idempotent: true, limits: Limits::SMALL,
     } => handlers::create_environment;
     GET "/api/v1/projects/{uuid}/{environment}" {
-        guard: Ability(Read), sees: Sees::DEPLOY, idempotent: false, limits: Limits::SMALL,
+        guard: Ability(Read), archived: Free, sees: Sees::DEPLOY, idempotent: false, limits: Limits::SMALL,
     } => handlers::get_environment;
     GET "/api/v1/servers" {
-        guard: Ability(Read), sees: Sees::DEPLOY, idempotent: false, limits: SUMMARY,
+        guard: Ability(Read), archived: Free, sees: Sees::DEPLOY, idempotent: false, limits: SUMMARY,
     } => handlers::list_servers;
     POST "/api/v1/servers" {
-        guard: Ability(Write), sees: Sees::DEPLOY, idempotent: true, limits: Limits::SMALL,
+        guard: Ability(Write), archived: Free, sees: Sees::DEPLOY, idempotent: true, limits: Limits::SMALL,
     } => handlers::create_server;
     GET "/api/v1/servers/{uuid}" {
-        guard: Ability(Read), sees: Sees::DEPLOY, idempotent: false, limits: Limits::SMALL,
+        guard: Ability(Read), archived: Free, sees: Sees::DEPLOY, idempotent: false, limits: Limits::SMALL,
     } => handlers::get_server;
     PATCH "/api/v1/servers/{uuid}" {
-        guard: Ability(Write), sees: Sees::DEPLOY, idempotent: false, limits: Limits::SMALL,
+        guard: Ability(Write), archived: Free, sees: Sees::DEPLOY, idempotent: false, limits: Limits::SMALL,
     } => handlers::update_server;
     DELETE "/api/v1/servers/{uuid}" {
-        guard: Ability(Write), sees: Sees::DEPLOY, idempotent: false, limits: Limits::SMALL,
+        guard: Ability(Write), archived: Free, sees: Sees::DEPLOY, idempotent: false, limits: Limits::SMALL,
     } => handlers::delete_server;
     GET "/api/v1/servers/{uuid}/destinations" {
-        guard: Ability(Read), sees: Sees::DEPLOY, idempotent: false, limits: LIST,
+        guard: Ability(Read), archived: Free, sees: Sees::DEPLOY, idempotent: false, limits: LIST,
     } => handlers::list_destinations;
     POST "/api/v1/servers/{uuid}/destinations" {
-        guard: Ability(Write), sees: Sees::DEPLOY, idempotent: true, limits: Limits::SMALL,
+        guard: Ability(Write), archived: Free, sees: Sees::DEPLOY, idempotent: true, limits: Limits::SMALL,
     } => handlers::create_destination;
     GET "/api/v1/security/keys" {
-        guard: Ability(Read), sees: Sees::DEPLOY, idempotent: false, limits: SUMMARY,
+        guard: Ability(Read), archived: Free, sees: Sees::DEPLOY, idempotent: false, limits: SUMMARY,
     } => handlers::list_keys;
     POST "/api/v1/security/keys" {
-        guard: Ability(Write), sees: Sees::DEPLOY, idempotent: true, limits: Limits::SMALL,
+        guard: Ability(Write), archived: Free, sees: Sees::DEPLOY, idempotent: true, limits: Limits::SMALL,
     } => handlers::create_key;
     GET "/api/v1/security/keys/{uuid}" {
-        guard: Ability(Read), sees: Sees::DEPLOY, idempotent: false, limits: Limits::SMALL,
+        guard: Ability(Read), archived: Free, sees: Sees::DEPLOY, idempotent: false, limits: Limits::SMALL,
     } => handlers::get_key;
     DELETE "/api/v1/security/keys/{uuid}" {
-        guard: Ability(Write), sees: Sees::DEPLOY, idempotent: false, limits: Limits::SMALL,
+        guard: Ability(Write), archived: Free, sees: Sees::DEPLOY, idempotent: false, limits: Limits::SMALL,
     } => handlers::delete_key;
     GET "/api/v1/provider-apps" {
-        guard: Ability(Read), sees: Sees::DEPLOY, idempotent: false, limits: SUMMARY,
+        guard: Ability(Read), archived: Free, sees: Sees::DEPLOY, idempotent: false, limits: SUMMARY,
     } => handlers::list_provider_apps;
     POST "/api/v1/provider-apps" {
-        guard: Ability(Write), sees: Sees::DEPLOY, idempotent: true, limits: Limits::SMALL,
+        guard: Ability(Write), archived: Free, sees: Sees::DEPLOY, idempotent: true, limits: Limits::SMALL,
     } => handlers::create_provider_app;
     GET "/api/v1/github-apps" {
-        guard: Ability(Read), sees: Sees::DEPLOY, idempotent: false, limits: SUMMARY,
+        guard: Ability(Read), archived: Free, sees: Sees::DEPLOY, idempotent: false, limits: SUMMARY,
     } => handlers::list_provider_apps;
     POST "/api/v1/github-apps" {
-        guard: Ability(Write), sees: Sees::DEPLOY, idempotent: true, limits: Limits::SMALL,
+        guard: Ability(Write), archived: Free, sees: Sees::DEPLOY, idempotent: true, limits: Limits::SMALL,
     } => handlers::create_provider_app;
     GET "/api/v1/deployments" {
-        guard: Ability(Read), sees: Sees::DEPLOY, idempotent: false, limits: LIST,
+        guard: Ability(Read), archived: Free, sees: Sees::DEPLOY, idempotent: false, limits: LIST,
     } => handlers::running_deployments;
     GET "/api/v1/deployments/{uuid}" {
-        guard: Ability(Read), sees: Sees::DEPLOY, idempotent: false, limits: Limits::SMALL,
+        guard: Ability(Read), archived: Free, sees: Sees::DEPLOY, idempotent: false, limits: Limits::SMALL,
     } => handlers::get_deployment;
     GET "/api/v1/deployments/applications/{uuid}" {
-        guard: Ability(Read), sees: Sees::DEPLOY, idempotent: false, limits: LIST,
+        guard: Ability(Read), archived: Free, sees: Sees::DEPLOY, idempotent: false, limits: LIST,
     } => handlers::app_deployments;
 }

@@ -6,9 +6,10 @@
 mod handlers;
 
 use shared::{
-    auth::scope::Category::Issue,
+    auth::scope::Category::{Issue, Repository},
     db::Action::{BatchGetItem, GetItem, PutItem, Query},
     http::{
+        Archived::Free,
         Guard::Scope,
         Limits,
         Sees::{self, Filtered},
@@ -27,13 +28,13 @@ shared::routes! {
     // Search shows only what the token may see (private things are left
     // out for `public-only` tokens).
     GET "/api/v1/repos/issues/search" {
-        guard: Scope(Issue), sees: &[Filtered], idempotent: false, limits: Limits::ISSUES,
+        guard: Scope(Issue), archived: Free, sees: &[Filtered], idempotent: false, limits: Limits::ISSUES,
     } => handlers::search;
     GET "/api/v1/repos/{owner}/{repo}/issues" {
-        guard: Scope(Issue), sees: Sees::REPO, idempotent: false, limits: Limits::ISSUES,
+        guard: Scope(Issue), archived: Free, sees: Sees::REPO, idempotent: false, limits: Limits::ISSUES,
     } => handlers::repo_issues;
     // Pull requests (issue 11).
     GET "/api/v1/repos/{owner}/{repo}/pulls" {
-        guard: Scope(Issue), sees: Sees::REPO, idempotent: false, limits: Limits::PULLS,
+        guard: Scope(Repository), archived: Free, sees: Sees::REPO, idempotent: false, limits: Limits::PULLS,
     } => handlers::repo_pulls;
 }

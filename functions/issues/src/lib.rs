@@ -12,12 +12,16 @@ mod lock;
 mod pulls;
 
 use shared::{
-    auth::scope::Category::Issue,
+    auth::scope::Category::{Issue, Repository},
     db::Action::{
         BatchGetItem, BatchWriteItem, ConditionCheckItem, DeleteItem, GetItem, PutItem, Query,
         UpdateItem,
     },
-    http::{Guard::Scope, Limits, Sees},
+    http::{
+        Archived::{Free, Locked},
+        Guard::Scope,
+        Limits, Sees,
+    },
 };
 
 shared::routes! {
@@ -35,104 +39,104 @@ shared::routes! {
         rare: &[],
     };
     POST "/api/v1/repos/{owner}/{repo}/issues" {
-        guard: Scope(Issue), sees: Sees::REPO, idempotent: true, limits: Limits::TEXT,
+        guard: Scope(Issue), archived: Locked, sees: Sees::REPO, idempotent: true, limits: Limits::TEXT,
     } => handlers::create;
     GET "/api/v1/repos/{owner}/{repo}/issues/{index}" {
-        guard: Scope(Issue), sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
+        guard: Scope(Issue), archived: Free, sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
     } => handlers::get;
     PATCH "/api/v1/repos/{owner}/{repo}/issues/{index}" {
-        guard: Scope(Issue), sees: Sees::REPO, idempotent: false, limits: Limits::TEXT,
+        guard: Scope(Issue), archived: Locked, sees: Sees::REPO, idempotent: false, limits: Limits::TEXT,
     } => handlers::edit;
     DELETE "/api/v1/repos/{owner}/{repo}/issues/{index}" {
-        guard: Scope(Issue), sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
+        guard: Scope(Issue), archived: Locked, sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
     } => handlers::delete;
     POST "/api/v1/repos/{owner}/{repo}/issues/{index}/deadline" {
-        guard: Scope(Issue), sees: Sees::REPO, idempotent: true, limits: Limits::SMALL,
+        guard: Scope(Issue), archived: Locked, sees: Sees::REPO, idempotent: true, limits: Limits::SMALL,
     } => handlers::deadline;
     POST "/api/v1/repos/{owner}/{repo}/issues/{index}/labels" {
-        guard: Scope(Issue), sees: Sees::REPO, idempotent: true, limits: Limits::SMALL,
+        guard: Scope(Issue), archived: Locked, sees: Sees::REPO, idempotent: true, limits: Limits::SMALL,
     } => handlers::add_labels;
     PUT "/api/v1/repos/{owner}/{repo}/issues/{index}/labels" {
-        guard: Scope(Issue), sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
+        guard: Scope(Issue), archived: Locked, sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
     } => handlers::replace_labels;
     DELETE "/api/v1/repos/{owner}/{repo}/issues/{index}/labels" {
-        guard: Scope(Issue), sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
+        guard: Scope(Issue), archived: Locked, sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
     } => handlers::clear_labels;
     GET "/api/v1/repos/{owner}/{repo}/issues/{index}/dependencies" {
-        guard: Scope(Issue), sees: Sees::REPO, idempotent: false, limits: Limits::ISSUES,
+        guard: Scope(Issue), archived: Free, sees: Sees::REPO, idempotent: false, limits: Limits::ISSUES,
     } => deps::list_blockers;
     // The other issue of a dependency, and every issue a dependency list
     // shows, resolve through `repos::access`, which hides private
     // repositories from `public-only` tokens.
     POST "/api/v1/repos/{owner}/{repo}/issues/{index}/dependencies" {
-        guard: Scope(Issue), sees: Sees::REPO, idempotent: true, limits: Limits::SMALL,
+        guard: Scope(Issue), archived: Locked, sees: Sees::REPO, idempotent: true, limits: Limits::SMALL,
     } => deps::add_blocker;
     DELETE "/api/v1/repos/{owner}/{repo}/issues/{index}/dependencies" {
-        guard: Scope(Issue), sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
+        guard: Scope(Issue), archived: Locked, sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
     } => deps::remove_blocker;
     GET "/api/v1/repos/{owner}/{repo}/issues/{index}/blocks" {
-        guard: Scope(Issue), sees: Sees::REPO, idempotent: false, limits: Limits::ISSUES,
+        guard: Scope(Issue), archived: Free, sees: Sees::REPO, idempotent: false, limits: Limits::ISSUES,
     } => deps::list_blocked;
     POST "/api/v1/repos/{owner}/{repo}/issues/{index}/blocks" {
-        guard: Scope(Issue), sees: Sees::REPO, idempotent: true, limits: Limits::SMALL,
+        guard: Scope(Issue), archived: Locked, sees: Sees::REPO, idempotent: true, limits: Limits::SMALL,
     } => deps::add_blocked;
     DELETE "/api/v1/repos/{owner}/{repo}/issues/{index}/blocks" {
-        guard: Scope(Issue), sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
+        guard: Scope(Issue), archived: Locked, sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
     } => deps::remove_blocked;
     POST "/api/v1/repos/{owner}/{repo}/pulls" {
-        guard: Scope(Issue), sees: Sees::REPO, idempotent: true, limits: Limits::TEXT,
+        guard: Scope(Repository), archived: Locked, sees: Sees::REPO, idempotent: true, limits: Limits::TEXT,
     } => pulls::create;
     GET "/api/v1/repos/{owner}/{repo}/pulls/{index}" {
-        guard: Scope(Issue), sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
+        guard: Scope(Repository), archived: Free, sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
     } => pulls::get;
     GET "/api/v1/repos/{owner}/{repo}/pulls/{index}/merge" {
-        guard: Scope(Issue), sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
+        guard: Scope(Repository), archived: Free, sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
     } => pulls::is_merged;
     POST "/api/v1/repos/{owner}/{repo}/pulls/{index}/merge" {
-        guard: Scope(Issue), sees: Sees::REPO, idempotent: true, limits: Limits::SMALL,
+        guard: Scope(Repository), archived: Locked, sees: Sees::REPO, idempotent: true, limits: Limits::SMALL,
     } => pulls::merge;
     POST "/api/v1/repos/{owner}/{repo}/pulls/{index}/requested_reviewers" {
-        guard: Scope(Issue), sees: Sees::REPO, idempotent: true, limits: Limits::SMALL,
+        guard: Scope(Repository), archived: Locked, sees: Sees::REPO, idempotent: true, limits: Limits::SMALL,
     } => pulls::request_reviewers;
     POST "/api/v1/repos/{owner}/{repo}/pulls/{index}/reviews" {
-        guard: Scope(Issue), sees: Sees::REPO, idempotent: true, limits: Limits::TEXT,
+        guard: Scope(Repository), archived: Locked, sees: Sees::REPO, idempotent: true, limits: Limits::TEXT,
     } => pulls::review;
     // Pull-request edits and single issue labels (issue 11).
     PATCH "/api/v1/repos/{owner}/{repo}/pulls/{index}" {
-        guard: Scope(Issue), sees: Sees::REPO, idempotent: false, limits: Limits::TEXT,
+        guard: Scope(Repository), archived: Locked, sees: Sees::REPO, idempotent: false, limits: Limits::TEXT,
     } => pulls::edit;
     GET "/api/v1/repos/{owner}/{repo}/issues/{index}/labels" {
-        guard: Scope(Issue), sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
+        guard: Scope(Issue), archived: Free, sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
     } => handlers::list_labels;
     DELETE "/api/v1/repos/{owner}/{repo}/issues/{index}/labels/{id}" {
-        guard: Scope(Issue), sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
+        guard: Scope(Issue), archived: Locked, sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
     } => handlers::remove_label;
 
     // Comments and locks. Lists may leave out comment bodies to fit
     // Lambda's response (`X-Omitted-Fields`); reading one shows everything.
     GET "/api/v1/repos/{owner}/{repo}/issues/comments" {
-        guard: Scope(Issue), sees: Sees::REPO, idempotent: false, limits: COMMENTS,
+        guard: Scope(Issue), archived: Free, sees: Sees::REPO, idempotent: false, limits: COMMENTS,
     } => comments::list_repo;
     GET "/api/v1/repos/{owner}/{repo}/issues/comments/{id}" {
-        guard: Scope(Issue), sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
+        guard: Scope(Issue), archived: Free, sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
     } => comments::get;
     PATCH "/api/v1/repos/{owner}/{repo}/issues/comments/{id}" {
-        guard: Scope(Issue), sees: Sees::REPO, idempotent: false, limits: Limits::TEXT,
+        guard: Scope(Issue), archived: Locked, sees: Sees::REPO, idempotent: false, limits: Limits::TEXT,
     } => comments::edit;
     DELETE "/api/v1/repos/{owner}/{repo}/issues/comments/{id}" {
-        guard: Scope(Issue), sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
+        guard: Scope(Issue), archived: Locked, sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
     } => comments::delete;
     GET "/api/v1/repos/{owner}/{repo}/issues/{index}/comments" {
-        guard: Scope(Issue), sees: Sees::REPO, idempotent: false, limits: COMMENTS,
+        guard: Scope(Issue), archived: Free, sees: Sees::REPO, idempotent: false, limits: COMMENTS,
     } => comments::list;
     POST "/api/v1/repos/{owner}/{repo}/issues/{index}/comments" {
-        guard: Scope(Issue), sees: Sees::REPO, idempotent: true, limits: Limits::TEXT,
+        guard: Scope(Issue), archived: Locked, sees: Sees::REPO, idempotent: true, limits: Limits::TEXT,
     } => comments::create;
     PUT "/api/v1/repos/{owner}/{repo}/issues/{index}/lock" {
-        guard: Scope(Issue), sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
+        guard: Scope(Issue), archived: Locked, sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
     } => lock::lock;
     DELETE "/api/v1/repos/{owner}/{repo}/issues/{index}/lock" {
-        guard: Scope(Issue), sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
+        guard: Scope(Issue), archived: Locked, sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
     } => lock::unlock;
 }
 

@@ -7,7 +7,11 @@ mod handlers;
 use shared::{
     auth::scope::Category::Issue,
     db::Action::{BatchGetItem, DeleteItem, GetItem, PutItem, Query, UpdateItem},
-    http::{Guard::Scope, Limits, Sees},
+    http::{
+        Archived::{Free, Locked},
+        Guard::Scope,
+        Limits, Sees,
+    },
 };
 
 /// A milestone list may leave out descriptions.
@@ -21,18 +25,18 @@ shared::routes! {
         rare: &[],
     };
     GET "/api/v1/repos/{owner}/{repo}/milestones" {
-        guard: Scope(Issue), sees: Sees::REPO, idempotent: false, limits: LIST,
+        guard: Scope(Issue), archived: Free, sees: Sees::REPO, idempotent: false, limits: LIST,
     } => handlers::list;
     POST "/api/v1/repos/{owner}/{repo}/milestones" {
-        guard: Scope(Issue), sees: Sees::REPO, idempotent: true, limits: Limits::TEXT,
+        guard: Scope(Issue), archived: Locked, sees: Sees::REPO, idempotent: true, limits: Limits::TEXT,
     } => handlers::create;
     GET "/api/v1/repos/{owner}/{repo}/milestones/{id}" {
-        guard: Scope(Issue), sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
+        guard: Scope(Issue), archived: Free, sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
     } => handlers::get;
     PATCH "/api/v1/repos/{owner}/{repo}/milestones/{id}" {
-        guard: Scope(Issue), sees: Sees::REPO, idempotent: false, limits: Limits::TEXT,
+        guard: Scope(Issue), archived: Locked, sees: Sees::REPO, idempotent: false, limits: Limits::TEXT,
     } => handlers::edit;
     DELETE "/api/v1/repos/{owner}/{repo}/milestones/{id}" {
-        guard: Scope(Issue), sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
+        guard: Scope(Issue), archived: Locked, sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
     } => handlers::delete;
 }

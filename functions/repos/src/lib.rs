@@ -13,7 +13,8 @@ use shared::{
         UpdateItem,
     },
     http::{
-        Guard::Scope,
+        Archived::{Administration, Free, Locked},
+        Guard::{Scope, SignedIn},
         Limits,
         Sees::{self, BodyPrivate, Caller, OrgWide, Owner, Repo, Team},
     },
@@ -34,55 +35,56 @@ shared::routes! {
         rare: &[],
     };
     POST "/api/v1/user/repos" {
-        guard: Scope(Repository), sees: &[Caller, BodyPrivate], idempotent: true, limits: Limits::SMALL,
+        guard: Scope(Repository), archived: Free, sees: &[Caller, BodyPrivate], idempotent: true, limits: Limits::SMALL,
     } => repos::create_for_me;
+    // Gitea's organisation group: `write:organization`.
     POST "/api/v1/orgs/{org}/repos" {
-        guard: Scope(Repository), sees: &[Owner("org"), BodyPrivate], idempotent: true, limits: Limits::SMALL,
+        guard: Scope(Organization), archived: Free, sees: &[Owner("org"), BodyPrivate], idempotent: true, limits: Limits::SMALL,
     } => repos::create_for_org;
     POST "/api/v1/admin/users/{username}/repos" {
-        guard: Scope(Admin), sees: &[Owner("username"), BodyPrivate], idempotent: true, limits: Limits::SMALL,
+        guard: Scope(Admin), archived: Free, sees: &[Owner("username"), BodyPrivate], idempotent: true, limits: Limits::SMALL,
     } => repos::create_for_user;
     GET "/api/v1/repos/{owner}/{repo}" {
-        guard: Scope(Repository), sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
+        guard: Scope(Repository), archived: Free, sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
     } => repos::get;
     // Making a public repository private is refused like creating one.
     PATCH "/api/v1/repos/{owner}/{repo}" {
-        guard: Scope(Repository), sees: &[Repo("owner", "repo"), BodyPrivate], idempotent: false, limits: Limits::SMALL,
+        guard: Scope(Repository), archived: Administration, sees: &[Repo("owner", "repo"), BodyPrivate], idempotent: false, limits: Limits::SMALL,
     } => repos::edit;
     DELETE "/api/v1/repos/{owner}/{repo}" {
-        guard: Scope(Repository), sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
+        guard: Scope(Repository), archived: Administration, sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
     } => repos::delete;
     PUT "/api/v1/repos/{owner}/{repo}/collaborators/{collaborator}" {
-        guard: Scope(Repository), sees: &[Repo("owner", "repo"), Owner("collaborator")], idempotent: false, limits: Limits::SMALL,
+        guard: Scope(Repository), archived: Administration, sees: &[Repo("owner", "repo"), Owner("collaborator")], idempotent: false, limits: Limits::SMALL,
     } => collaborators::put;
     DELETE "/api/v1/repos/{owner}/{repo}/collaborators/{collaborator}" {
-        guard: Scope(Repository), sees: &[Repo("owner", "repo"), Owner("collaborator")], idempotent: false, limits: Limits::SMALL,
+        guard: Scope(Repository), archived: Administration, sees: &[Repo("owner", "repo"), Owner("collaborator")], idempotent: false, limits: Limits::SMALL,
     } => collaborators::delete;
     PUT "/api/v1/teams/{id}/repos/{org}/{repo}" {
-        guard: Scope(Organization), sees: &[Team("id"), Repo("org", "repo")], idempotent: false, limits: Limits::SMALL,
+        guard: SignedIn(Organization), archived: Administration, sees: &[Team("id"), Repo("org", "repo")], idempotent: false, limits: Limits::SMALL,
     } => collaborators::put_team;
     DELETE "/api/v1/teams/{id}/repos/{org}/{repo}" {
-        guard: Scope(Organization), sees: &[Team("id"), Repo("org", "repo")], idempotent: false, limits: Limits::SMALL,
+        guard: SignedIn(Organization), archived: Administration, sees: &[Team("id"), Repo("org", "repo")], idempotent: false, limits: Limits::SMALL,
     } => collaborators::delete_team;
     POST "/api/v1/repos/{owner}/{repo}/labels" {
-        guard: Scope(Issue), sees: Sees::REPO, idempotent: true, limits: Limits::SMALL,
+        guard: Scope(Issue), archived: Locked, sees: Sees::REPO, idempotent: true, limits: Limits::SMALL,
     } => labels::create;
     GET "/api/v1/repos/{owner}/{repo}/labels" {
-        guard: Scope(Issue), sees: Sees::REPO, idempotent: false, limits: Limits::list(&[]),
+        guard: Scope(Issue), archived: Free, sees: Sees::REPO, idempotent: false, limits: Limits::list(&[]),
     } => labels::list;
     GET "/api/v1/repos/{owner}/{repo}/labels/{id}" {
-        guard: Scope(Issue), sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
+        guard: Scope(Issue), archived: Free, sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
     } => labels::get;
     PATCH "/api/v1/repos/{owner}/{repo}/labels/{id}" {
-        guard: Scope(Issue), sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
+        guard: Scope(Issue), archived: Locked, sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
     } => labels::edit;
     DELETE "/api/v1/repos/{owner}/{repo}/labels/{id}" {
-        guard: Scope(Issue), sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
+        guard: Scope(Issue), archived: Locked, sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
     } => labels::delete;
     POST "/api/v1/orgs/{org}/labels" {
-        guard: Scope(Organization), sees: &[OrgWide("org")], idempotent: true, limits: Limits::SMALL,
+        guard: Scope(Organization), archived: Free, sees: &[OrgWide("org")], idempotent: true, limits: Limits::SMALL,
     } => labels::create_for_org;
     GET "/api/v1/orgs/{org}/labels" {
-        guard: Scope(Organization), sees: &[Owner("org")], idempotent: false, limits: Limits::list(&[]),
+        guard: Scope(Organization), archived: Free, sees: &[Owner("org")], idempotent: false, limits: Limits::list(&[]),
     } => labels::list_for_org;
 }

@@ -6,7 +6,7 @@
 use base64::{Engine, engine::general_purpose::STANDARD};
 use lambda_http::http::HeaderMap;
 
-use super::{Ctx, Guard, Query};
+use super::{Archived, Ctx, Guard, Query};
 use crate::{
     Result,
     accounts::{orgs, users::UserRecord},
@@ -26,11 +26,14 @@ pub fn api(dialect: Dialect) -> Api {
 /// Checks a route's guard: Gitea scopes by method (reads need `read:`),
 /// Coolify abilities as declared.
 pub fn check_guard(caller: &Caller, guard: Guard, method: &str, dialect: Dialect) -> Result<()> {
+    if matches!(guard, Guard::SignedIn(_)) && caller.principal().is_none() {
+        return Err(crate::Error::TokenRequired);
+    }
     let need = match guard {
-        Guard::Scope(category) if matches!(method, "GET" | "HEAD") => {
+        Guard::Scope(category) | Guard::SignedIn(category) if matches!(method, "GET" | "HEAD") => {
             Need::Scope(category, Level::Read)
         }
-        Guard::Scope(category) => Need::Scope(category, Level::Write),
+        Guard::Scope(category) | Guard::SignedIn(category) => Need::Scope(category, Level::Write),
         Guard::Ability(ability) => Need::Ability(ability),
         Guard::Open => return Ok(()),
     };
@@ -81,8 +84,15 @@ pub fn credential(
 /// The repository named by the `{owner}` and `{repo}` path parameters, as
 /// the caller may see it (404 otherwise; `public-only` tokens were refused
 /// private ones before the handler ran).
+/// A route that changes an archived repository's content is refused here
+/// with 423 (its `archived` declaration), once the caller may see it.
 pub async fn repo_access(cx: &Ctx) -> Result<RepoContext> {
-    Ok(access::load(&cx.db, &cx.caller, cx.param("owner"), cx.param("repo")).await?)
+    let ctx = access::load(&cx.db, &cx.caller, cx.param("owner"), cx.param("repo")).await?;
+    if cx.archived == Archived::Locked && ctx.repo.archived {
+        let name = ctx.repo.full_name();
+        return Err(crate::Error::Locked(format!("{name} is archived")));
+    }
+    Ok(ctx)
 }
 
 /// The repository in the path, for routes that write labels or

@@ -59,12 +59,12 @@ pub async fn check(db: &Db, caller: &Caller, target: &Target<'_>) -> Result<()> 
 
 /// Gitea's message names the route's scope category.
 fn refusal(route: &Route) -> Error {
-    let what = match route.guard {
-        Guard::Scope(Category::Repository) => "repos",
-        Guard::Scope(Category::Issue) => "issues",
-        Guard::Scope(Category::Organization) => "orgs",
-        Guard::Scope(_) | Guard::Open => "users",
-        Guard::Ability(_) => "resources (deploy resources are private to their team)",
+    let what = match (route.guard, route.guard.category()) {
+        (Guard::Ability(_), _) => "resources (deploy resources are private to their team)",
+        (_, Some(Category::Repository)) => "repos",
+        (_, Some(Category::Issue)) => "issues",
+        (_, Some(Category::Organization)) => "orgs",
+        (_, _) => "users",
     };
     Error::Forbidden(format!("token scope is limited to public {what}"))
 }
@@ -91,8 +91,16 @@ async fn public(db: &Db, caller: &Caller, t: &Target<'_>, sees: Sees) -> Result<
             let Ok(id) = t.param(param).parse::<i64>() else {
                 return Ok(true);
             };
-            let Some(team) = teams::get(db, id).await? else {
-                return Ok(true);
+            // A team the caller may not see is left to the handler's 404,
+            // as a missing one is: a refusal would tell them it exists.
+            let team = match teams::find(db, caller, id).await {
+                Ok(seen) => seen.team,
+                Err(
+                    crate::accounts::Error::NoSuchTeam(_) | crate::accounts::Error::SignInRequired,
+                ) => {
+                    return Ok(true);
+                }
+                Err(e) => return Err(e.into()),
             };
             if !owner_is_public(db, caller, &team.org, true).await? {
                 return Ok(false);

@@ -55,6 +55,8 @@ pub struct Ctx {
     pub tokens: Arc<crate::auth::TokenCache>,
     /// The route's size limits (lists build within them).
     pub limits: super::Limits,
+    /// What the route may do on an archived repository.
+    pub archived: super::Archived,
 }
 
 impl Ctx {

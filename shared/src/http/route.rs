@@ -14,6 +14,10 @@ use crate::{
 pub enum Guard {
     /// Gitea scope category; GET needs `read:<c>`, other methods `write:<c>`.
     Scope(Category),
+    /// As `Scope`, for routes Gitea guards with `reqToken()` whatever the
+    /// method (teams): anonymous callers get 401 before anything is read,
+    /// so no answer of theirs depends on what exists.
+    SignedIn(Category),
     /// Coolify ability (`root` passes every one).
     Ability(Ability),
     /// Anyone, signed in or not, whatever the token's scopes: the meta
@@ -21,6 +25,16 @@ pub enum Guard {
     /// health). Credentials that are sent must still be valid, unless the
     /// function may not read the table (the docs), which reads none.
     Open,
+}
+
+impl Guard {
+    /// The Gitea scope category the route needs, if any.
+    pub fn category(self) -> Option<Category> {
+        match self {
+            Guard::Scope(c) | Guard::SignedIn(c) => Some(c),
+            Guard::Ability(_) | Guard::Open => None,
+        }
+    }
 }
 
 /// How the visibility of what a route reads, changes or creates is found,
@@ -134,6 +148,23 @@ impl Limits {
     }
 }
 
+/// What a route may do on an archived repository. Gitea documents an
+/// archived repository as read-only, but its router guards only some
+/// writes (`mustNotBeArchived`); here every route declares which it is,
+/// and `extract::repo_access`, which every repository route passes
+/// through, refuses `Locked` ones with 423.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Archived {
+    /// Changes the repository's content (issues, pull requests, comments,
+    /// labels, milestones, deadlines, dependencies, reviews, locks): 423.
+    Locked,
+    /// Administers the repository (its settings, unarchiving included,
+    /// deletion, collaborators, team grants): allowed.
+    Administration,
+    /// Reads, or names no repository.
+    Free,
+}
+
 /// One entry of a function's route table.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Route {
@@ -141,6 +172,8 @@ pub struct Route {
     /// Path template in API Gateway syntax (`/api/v1/users/{username}`).
     pub path: &'static str,
     pub guard: Guard,
+    /// What it may do on an archived repository.
+    pub archived: Archived,
     /// Where the visibility of the route's targets comes from (at least one).
     pub sees: &'static [Sees],
     /// Whether the route honours `Idempotency-Key` (creates do).

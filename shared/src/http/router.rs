@@ -79,7 +79,7 @@ impl PathRouter {
 
 /// Declares a function's DynamoDB grant, then its routes, one per line:
 /// `dynamodb { table: &[..], indexes: &[..], rare: &[..] };`
-/// `METHOD "path" { guard: .., sees: &[..], idempotent: .., limits: .. } => handler;`
+/// `METHOD "path" { guard: .., archived: .., sees: &[..], idempotent: .., limits: .. } => handler;`
 /// Every field of [`db::Grant`] (but its name, the crate's) and of
 /// [`Route`] must be given. Generates `DYNAMODB`, `ROUTES` and the `Api`
 /// service that dispatches to the handlers.
@@ -277,6 +277,7 @@ async fn prepare<S: Service>(
         caller: Caller::Anonymous,
         tokens: app.tokens.clone(),
         limits: route.limits,
+        archived: route.archived,
     };
     extract::check_guard(&caller, route.guard, cx.method.as_str(), S::DIALECT)?;
     cx.caller = caller;

@@ -107,17 +107,17 @@ async fn team_and_repo(
     org: &str,
     name: &str,
 ) -> Result<(TeamRecord, RepoRecord)> {
-    let me = users::signed_in(caller)?;
-    let team = teams::get(db, team_id)
-        .await?
-        .ok_or(crate::accounts::Error::NoSuchTeam(team_id))?;
+    // A team the caller may not see answers as a missing one, whatever
+    // organisation the path names.
+    let seen = teams::find(db, caller, team_id).await?;
+    let team = seen.team;
     if !same(&team.org, org) {
         return Err(Error::ForeignTeam {
             team: team_id,
             org: org.to_string(),
         });
     }
-    if !me.is_site_admin() && !teams::is_owner(db, org, &me.user.name).await? {
+    if !seen.owner {
         return Err(crate::accounts::Error::NotOrgOwner.into());
     }
     let repo = store::get(db, org, name)

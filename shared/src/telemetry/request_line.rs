@@ -171,6 +171,7 @@ mod tests {
         method: "GET",
         path: "/api/v1/repos/{owner}/{repo}",
         guard: Guard::Open,
+        archived: crate::http::Archived::Free,
         sees: &[],
         idempotent: false,
         limits: Limits::SMALL,

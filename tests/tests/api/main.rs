@@ -5,6 +5,7 @@
 //! (`api_tests`). Every test makes its own users and names, so they run
 //! in parallel.
 
+mod archived;
 mod auth;
 mod bad_input;
 mod comments;
@@ -42,3 +43,4 @@ mod search_filters;
 mod search_index;
 mod storage;
 mod stream;
+mod team_ids;

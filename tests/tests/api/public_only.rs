@@ -136,7 +136,7 @@ owner POST  /repos/{owner}/{repo}/issues/{index}/blocks \
     /repos/$Q/$QR/issues/2/blocks link1 404
 ";
 
-fn all_routes() -> impl Iterator<Item = &'static Route> {
+pub(crate) fn all_routes() -> impl Iterator<Item = &'static Route> {
     let a = [accounts::ROUTES, repos::ROUTES, milestones::ROUTES];
     let b = [issues::ROUTES, issue_search::ROUTES, app_create::ROUTES];
     let c = [app_crud::ROUTES, infra::ROUTES];
@@ -147,22 +147,22 @@ fn all_routes() -> impl Iterator<Item = &'static Route> {
 /// is the target (limited in the private world), `member` a public user
 /// added, blocked or asked to review; `fresh` names what rows create.
 #[derive(Default)]
-struct World {
-    org: String,
-    repo: String,
-    team: i64,
-    label: i64,
-    milestone: i64,
+pub(crate) struct World {
+    pub(crate) org: String,
+    pub(crate) repo: String,
+    pub(crate) team: i64,
+    pub(crate) label: i64,
+    pub(crate) milestone: i64,
     /// A comment on issue 1.
-    comment: i64,
-    person: String,
+    pub(crate) comment: i64,
+    pub(crate) person: String,
     /// The person's password: tokens are listed with it.
-    password: String,
-    member: String,
-    visibility: &'static str,
-    fresh: String,
-    token: String,
-    mark: String,
+    pub(crate) password: String,
+    pub(crate) member: String,
+    pub(crate) visibility: &'static str,
+    pub(crate) fresh: String,
+    pub(crate) token: String,
+    pub(crate) mark: String,
 }
 
 /// The concrete path of `route` in `w`: issue 1 (2 for blocks, 3 is the
@@ -226,7 +226,14 @@ fn body(key: &str, w: &World) -> Option<Value> {
 
 /// One request: the token (index into owner, me, admin), method, route
 /// template, concrete path, body, and the status when refused.
-struct Row(usize, String, String, String, Option<Value>, u16);
+pub(crate) struct Row(
+    pub usize,
+    pub String,
+    pub String,
+    pub String,
+    pub Option<Value>,
+    pub u16,
+);
 
 /// Parses a table whose body key is column `at` (a last column of digits
 /// is the status when refused, else 403); `path` makes the concrete path.
@@ -244,7 +251,7 @@ fn parse(table: &str, w: &World, at: usize, path: impl Fn(&[&str]) -> String) ->
     rows.filter(|c: &Vec<_>| !c.is_empty()).map(row).collect()
 }
 
-fn rows(w: &World) -> Vec<Row> {
+pub(crate) fn rows(w: &World) -> Vec<Row> {
     let deploy = DEPLOY.split_whitespace().collect::<Vec<_>>();
     let pair = |c: &[&str]| format!("owner {} {}\n", c[0], c[1]);
     let table = TABLE.to_string() + &deploy.chunks(2).map(pair).collect::<String>();
@@ -272,12 +279,12 @@ fn the_table_has_a_row_for_every_route() {
 fn refusal(method: &str, path: &str) -> (Guard, String) {
     let is = |x: &&Route| x.method == method && x.path == path;
     let guard = all_routes().find(is).expect("a route").guard;
-    let what = match guard {
-        Guard::Scope(Category::Repository) => "repos",
-        Guard::Scope(Category::Issue) => "issues",
-        Guard::Scope(Category::Organization) => "orgs",
-        Guard::Scope(_) | Guard::Open => "users",
-        Guard::Ability(_) => "resources",
+    let what = match (guard, guard.category()) {
+        (Guard::Ability(_), _) => "resources",
+        (_, Some(Category::Repository)) => "repos",
+        (_, Some(Category::Issue)) => "issues",
+        (_, Some(Category::Organization)) => "orgs",
+        (_, _) => "users",
     };
     (guard, format!("token scope is limited to public {what}"))
 }
@@ -319,7 +326,7 @@ async fn admin_get(api: &Api, path: String) -> Reply {
 }
 
 /// A setup request with an unrestricted token (`path` under /api/v1).
-async fn ok(api: &Api, token: &str, method: &str, path: String, body: Value) -> Value {
+pub(crate) async fn ok(api: &Api, token: &str, method: &str, path: String, body: Value) -> Value {
     let (path, auth) = (format!("/api/v1{path}"), Auth::Token(token));
     let r = api.call(method, &path, auth, Some(body)).await;
     assert!(r.status < 300, "setup {method} {path}: {r:?}");
@@ -329,7 +336,7 @@ async fn ok(api: &Api, token: &str, method: &str, path: String, body: Value) -> 
 /// An organisation with a repository, a team reaching it, issues 1, 2 and
 /// 4, pull request 3, a label, a milestone, an organisation label and a
 /// comment on issue 1.
-async fn side(api: &Api, u: &TestUser, org_vis: &str, private: bool, w: &mut World) {
+pub(crate) async fn side(api: &Api, u: &TestUser, org_vis: &str, private: bool, w: &mut World) {
     let word = ["secret", "open"][(org_vis == "public" && !private) as usize];
     w.org = api.new_org(u, "po", org_vis).await;
     let (o, t) = (format!("/orgs/{}", w.org), u.token.as_str());
@@ -357,7 +364,7 @@ async fn side(api: &Api, u: &TestUser, org_vis: &str, private: bool, w: &mut Wor
 }
 
 /// What the routes read on these sides, as the unrestricted admin sees it.
-async fn snapshot(api: &Api, worlds: [&World; 3]) -> Vec<(String, Value)> {
+pub(crate) async fn snapshot(api: &Api, worlds: &[&World]) -> Vec<(String, Value)> {
     let mut out = Vec::new();
     for w in worlds {
         let o = format!("/orgs/{}", w.org);
@@ -435,7 +442,7 @@ async fn public_only_tokens_touch_nothing_private() {
     let deps = |w: &World, i: i64| format!("/repos/{}/{}/issues/{i}/dependencies", w.org, w.repo);
     ok(&api, &u.token, "POST", deps(&q, 1), link(&p, 1)).await;
     ok(&api, &u.token, "POST", deps(&p, 2), link(&q, 2)).await;
-    let before = snapshot(&api, [&p, &q, &m]).await;
+    let before = snapshot(&api, &[&p, &q, &m]).await;
     // There are private issues to leave out: in search, and linked.
     let search = format!("/repos/issues/search?q={mark}&state=all");
     api_tests::settle().await;
@@ -460,7 +467,7 @@ async fn public_only_tokens_touch_nothing_private() {
     run(&api, [&u_po, &u_po, &admin_po], single, true, &secret).await;
 
     // Nothing the refused writes aimed at changed or came to exist.
-    let after = snapshot(&api, [&p, &q, &m]).await;
+    let after = snapshot(&api, &[&p, &q, &m]).await;
     for ((path, b), (_, a)) in before.iter().zip(&after) {
         assert_eq!(a, b, "GET {path} changed after refused writes");
     }

@@ -20,18 +20,50 @@ use super::{
 };
 use crate::db::Db;
 
-/// The team with this id and its organisation, if the caller may see both.
-pub async fn find(db: &Db, caller: &Caller, id: i64) -> Result<(TeamRecord, UserRecord)> {
-    let team = get(db, id).await?.ok_or(Error::NoSuchTeam(id))?;
-    let org = orgs::visible(db, caller, &team.org).await?;
-    Ok((team, org))
+/// A team the caller may see, and whether they may change it.
+pub struct Seen {
+    pub team: TeamRecord,
+    /// A site admin, or in the organisation's owners team.
+    pub owner: bool,
 }
 
-/// A team as its organisation's members see it (`GET /teams/{id}`).
+/// No organisation has this name (names are never empty): a missing
+/// team's membership read looks there.
+const NO_ORG: &str = "";
+
+/// The team with this id, if the caller may see it: site admins, and the
+/// members of its organisation. To anyone else it does not exist: they get
+/// what a missing id gets (`team does not exist [id: N]`, naming nothing
+/// they did not send), after the same reads (the team, then the caller's
+/// memberships in its organisation, or in none), so neither the answer
+/// nor the work behind it tells a hidden team from a missing one.
+pub async fn find(db: &Db, caller: &Caller, id: i64) -> Result<Seen> {
+    let me = users::signed_in(caller)?;
+    let team = get(db, id).await?;
+    if me.is_site_admin() {
+        return team
+            .map(|team| Seen { team, owner: true })
+            .ok_or(Error::NoSuchTeam(id));
+    }
+    let org = team.as_ref().map_or(NO_ORG, |t| t.org.as_str());
+    let mine = memberships(db, org, &me.user.name).await?;
+    match team {
+        Some(team) if !mine.is_empty() => Ok(Seen {
+            owner: mine.iter().any(|m| m.permission == AccessMode::Owner),
+            team,
+        }),
+        _ => Err(Error::NoSuchTeam(id)),
+    }
+}
+
+/// A team as its organisation's members see it (`GET /teams/{id}`), with
+/// its organisation.
 pub async fn view(db: &Db, caller: &Caller, id: i64) -> Result<(TeamRecord, UserRecord)> {
-    let (team, org) = find(db, caller, id).await?;
-    orgs::require_member(db, caller, &org).await?;
-    Ok((team, org))
+    let seen = find(db, caller, id).await?;
+    let org = orgs::get(db, &seen.team.org)
+        .await?
+        .ok_or(Error::NoSuchTeam(id))?;
+    Ok((seen.team, org))
 }
 
 /// An organisation's teams, for its members.
@@ -54,10 +86,12 @@ async fn owned_team_and_user(
     id: i64,
     user: &str,
 ) -> Result<(TeamRecord, UserRecord)> {
-    let (team, org) = find(db, caller, id).await?;
-    orgs::require_owner(db, caller, &org).await?;
+    let seen = find(db, caller, id).await?;
+    if !seen.owner {
+        return Err(Error::NotOrgOwner);
+    }
     let user = users::find_user(db, user, caller).await?;
-    Ok((team, user))
+    Ok((seen.team, user))
 }
 
 /// `PUT /teams/{id}/members/{user}`: organisation owners only.

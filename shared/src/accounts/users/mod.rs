@@ -29,14 +29,6 @@ pub async fn visible_to(db: &Db, owner: &UserRecord, caller: &Caller) -> Result<
     Ok(false)
 }
 
-/// A user (not an organisation) that the caller may see.
-pub async fn find_visible_user(db: &Db, name: &str, caller: &Caller) -> Result<UserRecord> {
-    match get(db, name).await? {
-        Some(u) if u.kind == OwnerKind::User && visible_to(db, &u, caller).await? => Ok(u),
-        _ => Err(Error::NoSuchUser(name.to_string())),
-    }
-}
-
 /// A user or organisation the caller may see (`GET /users/{name}`).
 pub async fn find_visible(db: &Db, name: &str, caller: &Caller) -> Result<UserRecord> {
     match get_for(db, name, caller).await? {

@@ -82,7 +82,7 @@ pub fn may_comment(perm: &Permission, issue: &IssueRecord, blocked_by_poster: bo
 
 /// Blocked by the owner or the issue's poster, and not a repository admin.
 pub fn not_blocked(perm: &Permission, blocked_by_poster: bool) -> Result<()> {
-    if (perm.blocked || blocked_by_poster) && !perm.is_admin() {
+    if perm.blocked_out(blocked_by_poster) {
         return Err(Error::Blocked);
     }
     Ok(())

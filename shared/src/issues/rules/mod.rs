@@ -43,8 +43,8 @@ pub fn not_archived(ctx: &RepoContext) -> Result<()> {
 pub struct Editor {
     pub(super) can_write: bool,
     pub(super) poster: bool,
-    pub(super) blocked: bool,
-    pub(super) admin: bool,
+    /// A block keeps them from the title and body.
+    pub(super) blocked_out: bool,
 }
 
 pub fn may_edit(perm: &Permission, issue: &IssueRecord, me: &str) -> Result<Editor> {
@@ -56,8 +56,7 @@ pub fn may_edit(perm: &Permission, issue: &IssueRecord, me: &str) -> Result<Edit
     Ok(Editor {
         can_write,
         poster,
-        blocked: perm.blocked,
-        admin: perm.is_admin(),
+        blocked_out: perm.blocked_out(false),
     })
 }
 
@@ -65,7 +64,7 @@ impl Editor {
     /// Gitea refuses edits of the title or body by a user the owner
     /// blocked, unless they administer the repository.
     pub fn may_change_text(&self, title_or_body: bool) -> Result<()> {
-        if self.blocked && !self.admin && title_or_body {
+        if self.blocked_out && title_or_body {
             return Err(Error::Blocked);
         }
         Ok(())

@@ -88,6 +88,15 @@ impl Permission {
         self.mode >= AccessMode::Admin
     }
 
+    /// Whether a block keeps the caller from an issue's text and its
+    /// comments: blocked by the repository's owner (or, `by_poster`, by the
+    /// issue's poster) and not administering the repository (site admins
+    /// administer every one), as Gitea lets admins through. The one place
+    /// that rule is written.
+    pub fn blocked_out(&self, by_poster: bool) -> bool {
+        (self.blocked || by_poster) && !self.is_admin()
+    }
+
     /// Gitea's `reqRepoWriter(Issues, PullRequests)`: write on either unit.
     pub fn can_write_issues_or_pulls(&self) -> bool {
         self.can_write(Unit::Issues) || self.can_write(Unit::Pulls)

@@ -125,20 +125,25 @@ async fn who_may_edit() {
             who.name
         );
     }
-    // Tokens need write:issue.
-    let read_only = r
-        .api
-        .token(&r.writer.name, &r.writer.password, &["read:issue"])
-        .await;
-    let got = r
-        .api
-        .call("PATCH", &path, Auth::Token(&read_only), Some(body.clone()))
-        .await;
-    assert_eq!(got.status, 403, "{:?}", got.body);
-    assert!(
-        got.message()
-            .starts_with("token does not have at least one of required scope(s)")
-    );
+    // Tokens need write:repository (Gitea's router puts pull requests in
+    // the repository group): read:repository or write:issue is not enough.
+    for scopes in [["read:repository"], ["write:issue"]] {
+        let token = r
+            .api
+            .token(&r.writer.name, &r.writer.password, &scopes)
+            .await;
+        let got = r
+            .api
+            .call("PATCH", &path, Auth::Token(&token), Some(body.clone()))
+            .await;
+        assert_eq!(got.status, 403, "{scopes:?}: {:?}", got.body);
+        assert!(
+            got.message()
+                .starts_with("token does not have at least one of required scope(s)"),
+            "{scopes:?}: {:?}",
+            got.body
+        );
+    }
     // Not a pull request, or no such number: 404.
     let got = patch_pull(&r, &r.writer, issue, body.clone()).await;
     assert_eq!(
@@ -173,7 +178,7 @@ async fn who_may_edit() {
         .token(
             &private.writer.name,
             &private.writer.password,
-            &["write:issue", "public-only"],
+            &["write:repository", "public-only"],
         )
         .await;
     let p = format!("{}/pulls/{m}", private.repo_path);
@@ -183,7 +188,7 @@ async fn who_may_edit() {
         .await;
     assert_eq!(
         (got.status, got.message()),
-        (403, "token scope is limited to public issues")
+        (403, "token scope is limited to public repos")
     );
     assert_eq!(get_pull(&private, m).await["title"], "secret");
 

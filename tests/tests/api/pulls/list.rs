@@ -402,29 +402,38 @@ async fn who_may_list() {
         let got = list_pulls(&private, who, "").await;
         assert_eq!(got.status, status, "{who:?}: {:?}", got.body);
     }
-    // Tokens need read:issue; public-only ones stay off private repositories.
+    // Tokens need read:repository, as in Gitea's router (pull requests are
+    // a repository route there, not an issue one); public-only ones stay
+    // off private repositories.
     let api = &private.api;
     let reader = &private.reader;
     let repo_scope = api
         .token(&reader.name, &reader.password, &["read:repository"])
         .await;
     let got = list_pulls(&private, Auth::Token(&repo_scope), "").await;
+    assert_eq!(got.status, 200, "{:?}", got.body);
+    let issue_scope = api
+        .token(&reader.name, &reader.password, &["read:issue"])
+        .await;
+    let got = list_pulls(&private, Auth::Token(&issue_scope), "").await;
     assert_eq!(got.status, 403, "{:?}", got.body);
     assert!(
         got.message()
-            .starts_with("token does not have at least one of required scope(s)")
+            .starts_with("token does not have at least one of required scope(s)"),
+        "{:?}",
+        got.body
     );
     let public_only = api
         .token(
             &reader.name,
             &reader.password,
-            &["read:issue", "public-only"],
+            &["read:repository", "public-only"],
         )
         .await;
     let got = list_pulls(&private, Auth::Token(&public_only), "").await;
     assert_eq!(
         (got.status, got.message()),
-        (403, "token scope is limited to public issues")
+        (403, "token scope is limited to public repos")
     );
     // Pull requests disabled: 404 for everyone, the owner included.
     let off = api
