@@ -18,8 +18,9 @@ pub struct Config {
     /// Public root URL of the service, always ending in `/` (`ROOT_URL`).
     /// Links, `url` fields and `Link` headers are built from it.
     pub root_url: Url,
-    /// Whether `ROOT_URL` was set; if not, each request's `Host` (and
-    /// `X-Forwarded-Proto`) decides, so a fresh deployment links to itself.
+    /// Whether `ROOT_URL` was set; if not, each request's API Gateway
+    /// domain decides ([`Config::for_request`]), so a fresh deployment
+    /// links to itself.
     pub root_url_fixed: bool,
     /// Time zone responses render times in (`DISPLAY_TIME_ZONE`, default UTC).
     pub display_tz: Zone,
@@ -63,7 +64,7 @@ pub struct Config {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum InstanceDomain {
-    /// The origin of `ROOT_URL` (or of the request's host).
+    /// The origin of `ROOT_URL` (or of the request's API Gateway domain).
     ApiOrigin,
     Fixed(String),
     Off,
@@ -149,16 +150,27 @@ impl Config {
         })
     }
 
-    /// The configuration for one request: unchanged when `ROOT_URL` is set,
-    /// otherwise with the root taken from the request's host.
-    pub fn for_host(
+    /// The configuration for one request. The root URL follows one rule:
+    /// `ROOT_URL` when set; else the domain and stage API Gateway says the
+    /// request came through (its request context, which no client can
+    /// set); else the default. Never a header: `Host` and
+    /// `X-Forwarded-Proto` are the client's to forge, and links, `url`
+    /// fields and the instance domain would follow them.
+    pub fn for_request(
         self: &std::sync::Arc<Self>,
-        host: Option<&str>,
-        proto: Option<&str>,
+        domain: Option<&str>,
+        stage: Option<&str>,
     ) -> std::sync::Arc<Self> {
-        let derived = host
-            .filter(|_| !self.root_url_fixed)
-            .and_then(|h| Url::parse(&format!("{}://{h}/", proto.unwrap_or("http"))).ok());
+        let derived = domain
+            .filter(|d| !self.root_url_fixed && !d.is_empty())
+            .and_then(|d| {
+                // `$default` is served at the root; a named stage under it.
+                let stage = stage
+                    .filter(|s| !s.is_empty() && *s != "$default")
+                    .map(|s| format!("{s}/"))
+                    .unwrap_or_default();
+                Url::parse(&format!("https://{d}/{stage}")).ok()
+            });
         match derived {
             Some(root_url) => std::sync::Arc::new(Self {
                 root_url,
@@ -238,23 +250,23 @@ mod tests {
     }
 
     #[test]
-    fn root_url_follows_the_host_unless_configured() {
+    fn root_url_follows_api_gateway_unless_configured() {
         let open = std::sync::Arc::new(from(&[]).unwrap());
-        let r = open.for_host(
-            Some("abc.execute-api.us-east-1.amazonaws.com"),
-            Some("https"),
-        );
+        let api = "abc.execute-api.us-east-1.amazonaws.com";
+        let r = open.for_request(Some(api), Some("$default"));
+        assert_eq!(r.root_url.as_str(), format!("https://{api}/"));
+        let r = open.for_request(Some(api), Some("prod"));
+        assert_eq!(r.root_url.as_str(), format!("https://{api}/prod/"));
         assert_eq!(
-            r.root_url.as_str(),
-            "https://abc.execute-api.us-east-1.amazonaws.com/"
-        );
-        assert_eq!(
-            open.for_host(None, None).root_url.as_str(),
+            open.for_request(None, None).root_url.as_str(),
             "http://localhost:9000/"
         );
         let fixed = std::sync::Arc::new(from(&[("ROOT_URL", "https://forge.example/")]).unwrap());
         assert_eq!(
-            fixed.for_host(Some("evil.example"), None).root_url.as_str(),
+            fixed
+                .for_request(Some("evil.example"), None)
+                .root_url
+                .as_str(),
             "https://forge.example/"
         );
     }

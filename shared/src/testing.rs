@@ -33,11 +33,12 @@ pub async fn app() -> App {
 pub async fn app_with(setting: impl Fn(&str) -> Option<String>) -> App {
     let table = format!("t-{:016x}", rand::random::<u64>());
     let endpoint = endpoint();
+    // A test's own setting wins; an empty one leaves the key unset.
     let config = Config::from_lookup(|k| match k {
+        _ if setting(k).is_some() => setting(k).filter(|v| !v.is_empty()),
         "TABLE_NAME" => Some(table.clone()),
         "DYNAMODB_ENDPOINT" => Some(endpoint.clone()),
         "ROOT_URL" => Some("http://forge.test/".into()),
-        _ if setting(k).is_some() => setting(k),
         "DYNAMODB_TRANSACTION_LIMIT" | "TOKEN_CACHE_TTL_SECONDS" => std::env::var(k).ok(),
         // DynamoDB Local is shared with the black-box run, whose stream
         // consumer may still be busy: patience, not a stall, is tested here.
@@ -102,22 +103,37 @@ pub fn request(method: &str, uri: &str, token: Option<&str>, body: Option<&str>)
 /// whose body arrives base64-encoded, as binary bodies do: what
 /// `cargo lambda watch` cannot send (it refuses bodies that are not UTF-8).
 pub fn base64_event(method: &str, path: &str, token: &str, body: &[u8]) -> Request {
+    let headers = json!({
+        "authorization": format!("token {token}"),
+        "content-type": "application/json",
+        "host": "forge.test",
+    });
+    gateway_event(method, path, headers, "forge.test", body)
+}
+
+/// A request decoded from an API Gateway (HTTP API, payload 2.0) event:
+/// `headers` as the client sent them, `domain` as API Gateway's request
+/// context names the API (`$default` stage).
+pub fn gateway_event(
+    method: &str,
+    path: &str,
+    headers: Value,
+    domain: &str,
+    body: &[u8],
+) -> Request {
     use base64::Engine;
+    let (path, query) = path.split_once('?').unwrap_or((path, ""));
     let event = json!({
         "version": "2.0",
         "routeKey": "$default",
         "rawPath": path,
-        "rawQueryString": "",
-        "headers": {
-            "authorization": format!("token {token}"),
-            "content-type": "application/json",
-            "host": "forge.test",
-        },
+        "rawQueryString": query,
+        "headers": headers,
         "requestContext": {
             "accountId": "123456789012",
             "apiId": "api",
-            "domainName": "forge.test",
-            "domainPrefix": "forge",
+            "domainName": domain,
+            "domainPrefix": domain.split('.').next().unwrap_or_default(),
             "http": {
                 "method": method,
                 "path": path,

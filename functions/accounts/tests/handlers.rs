@@ -629,3 +629,34 @@ async fn hidden_teams_cost_what_missing_ones_cost() {
     assert_eq!(seen[0], seen[1], "hidden, then missing");
     assert_eq!(seen[0].0.as_deref(), Some("no team N"), "{seen:?}");
 }
+
+/// With no `ROOT_URL`, links come from the domain API Gateway's request
+/// context names, never from the `Host` or `X-Forwarded-Proto` a client
+/// sends (every route's configuration is made in one place,
+/// `http::request::config_for`: `url` fields and `Link` headers alike).
+#[tokio::test]
+async fn urls_ignore_forged_host_headers() {
+    let app = testing::app_with(|k| (k == "ROOT_URL").then(String::new)).await;
+    let (user, token) = testing::seed_user(&app, "linker", false, &["all"]).await;
+    let forged = json!({
+        "authorization": format!("token {token}"),
+        "host": "evil.example",
+        "x-forwarded-proto": "http",
+        "x-forwarded-host": "evil.example",
+    });
+    let ask =
+        |path: &str| testing::gateway_event("GET", path, forged.clone(), "api.forge.test", b"");
+    let res = handle::<Api>(&app, ask("/api/v1/user")).await;
+    let (status, me) = parts(&res);
+    assert_eq!(status, 200, "{me}");
+    assert_eq!(
+        me["html_url"],
+        json!(format!("https://api.forge.test/{}", user.name))
+    );
+    let res = handle::<Api>(&app, ask(&format!("/api/v1/users/{}", user.name))).await;
+    let (status, seen) = parts(&res);
+    assert_eq!(status, 200, "{seen}");
+    for text in [me.to_string(), seen.to_string()] {
+        assert!(!text.contains("evil.example"), "{text}");
+    }
+}

@@ -139,8 +139,7 @@ fn answer(function: &str, table: &Table, config: &Arc<Config>, req: &Request) ->
         .map(|c| c.request_id.clone())
         .filter(|id| !id.is_empty())
         .unwrap_or_else(|| format!("local-{:016x}", rand::random::<u64>()));
-    let header = |name: &str| req.headers().get(name).and_then(|v| v.to_str().ok());
-    let config = config.for_host(header("host"), header("x-forwarded-proto"));
+    let config = super::request::config_for(config, req);
     let (method, path) = (req.method().as_str(), req.uri().path());
     let miss = table.miss(method, path);
     let mut res = miss

@@ -160,3 +160,16 @@ impl Ctx {
         self.caller.principal().ok_or(Error::TokenRequired)
     }
 }
+
+/// The configuration for `req`: its root URL from API Gateway's request
+/// context (domain name and stage) when `ROOT_URL` is not set, never from
+/// a header the client sends (see [`Config::for_request`]).
+pub fn config_for(config: &Arc<Config>, req: &lambda_http::Request) -> Arc<Config> {
+    use lambda_http::{RequestExt, request::RequestContext};
+    match req.request_context_ref() {
+        Some(RequestContext::ApiGatewayV2(c)) => {
+            config.for_request(c.domain_name.as_deref(), c.stage.as_deref())
+        }
+        _ => config.clone(),
+    }
+}

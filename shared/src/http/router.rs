@@ -163,10 +163,7 @@ pub async fn handle<S: Service>(app: &App, req: Request) -> Response {
     let method = req.method().as_str().to_owned();
     let path = req.uri().path().to_owned();
     let db = app.db.for_request().granted(S::GRANT);
-    let header = |name: &str| req.headers().get(name).and_then(|v| v.to_str().ok());
-    let config = app
-        .config
-        .for_host(header("host"), header("x-forwarded-proto"));
+    let config = super::request::config_for(&app.config, &req);
     let render = |e: Error| {
         if e.status(S::DIALECT).is_server_error() {
             tracing::error!(request_id, error = %e, "request failed");
