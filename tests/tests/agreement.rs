@@ -179,6 +179,80 @@ fn every_route_is_in_the_openapi_document() {
     );
 }
 
+/// What `s` points at: a `$ref` into `components` (schemas or
+/// responses), the object of an `anyOf`/`oneOf`/`allOf` (a nullable
+/// object), or `s` itself.
+fn resolve<'a>(doc: &'a Yaml, s: &'a Yaml) -> &'a Yaml {
+    if let Some(r) = s["$ref"].as_str() {
+        let mut parts = r.rsplit('/');
+        let name = parts.next().unwrap_or_default();
+        let kind = parts.next().unwrap_or_default();
+        return resolve(doc, &doc["components"][kind][name]);
+    }
+    for combined in ["anyOf", "oneOf", "allOf"] {
+        if let Some(first) = s[combined]
+            .as_sequence()
+            .and_then(|all| all.iter().find(|x| !x["$ref"].is_null()))
+        {
+            return resolve(doc, first);
+        }
+    }
+    s
+}
+
+/// Every field a route's response fitter may leave out (its `limits`'
+/// `omit`, e.g. `body` or `milestone.description`) is optional in the
+/// document's schema of that response and says when it is left out:
+/// schema-checking clients and fuzzers would reject such a page otherwise.
+#[test]
+fn fields_a_large_page_leaves_out_are_optional_in_the_openapi_document() {
+    let doc: Yaml =
+        serde_yaml::from_str(&fs::read_to_string(root().join("docs/openapi.yaml")).unwrap())
+            .unwrap();
+    let mut wrong = Vec::new();
+    let mut checked = 0;
+    for (_, routes, _) in functions() {
+        for r in routes.iter().filter(|r| !r.limits.omit.is_empty()) {
+            let op = &doc["paths"][r.path][r.method.to_lowercase().as_str()];
+            let ok = resolve(&doc, &op["responses"]["200"]);
+            let list = resolve(&doc, &ok["content"]["application/json"]["schema"]);
+            let item = resolve(&doc, &list["items"]);
+            for field in r.limits.omit {
+                checked += 1;
+                let mut schema = item;
+                let mut parts: Vec<&str> = field.split('.').collect();
+                let last = parts.pop().unwrap_or_default();
+                for p in parts {
+                    let inner = resolve(&doc, &schema["properties"][p]);
+                    // An array of objects (labels) or an object, maybe nullable.
+                    schema = match &inner["items"] {
+                        Yaml::Null => inner,
+                        items => resolve(&doc, items),
+                    };
+                }
+                // A shared limit may name a field this route never sends.
+                if schema["properties"][last].is_null() {
+                    continue;
+                }
+                let required = schema["required"]
+                    .as_sequence()
+                    .is_some_and(|req| req.iter().any(|f| f.as_str() == Some(last)));
+                let described = schema["properties"][last]["description"]
+                    .as_str()
+                    .is_some_and(|d| d.contains("X-Omitted-Fields"));
+                if required || !described {
+                    wrong.push(format!(
+                        "{} {}: `{field}` (required: {required}, says when it is left out: {described})",
+                        r.method, r.path
+                    ));
+                }
+            }
+        }
+    }
+    assert!(checked >= 10, "only {checked} fields checked");
+    assert!(wrong.is_empty(), "{wrong:#?}");
+}
+
 #[test]
 fn every_function_crate_is_checked() {
     let mut dirs: Vec<String> = fs::read_dir(root().join("functions"))

@@ -196,24 +196,26 @@ pub async fn save(
             max: MAX_SETTINGS_BYTES,
         });
     }
-    let empty = Vec::new();
-    let old_claims = old.map_or(&empty, |o| &o.claimed);
-    let new_claims: Vec<String> = app
-        .claimed
+    // Claims are by host, port and path (`domains::claim_form`): a URL
+    // that only changes scheme claims nothing new.
+    let old_claims = old.map_or_else(Vec::new, |o| domains::claim_forms(&o.claimed));
+    let claims_now = domains::claim_forms(&app.claimed);
+    let new_claims: Vec<String> = claims_now
         .iter()
         .filter(|d| !old_claims.contains(d))
         .cloned()
         .collect();
     let released: Vec<String> = old_claims
         .iter()
-        .filter(|d| !app.claimed.contains(d))
+        .filter(|d| !claims_now.contains(d))
         .cloned()
         .collect();
+    let named = |found: Vec<domains::Conflict>| Error::DomainConflicts(named_as_sent(found, app));
     if !force {
         let mut found = domains::instance_conflicts(config, &new_claims);
         if !found.is_empty() {
             found.extend(claims::conflicts(db, team, Some(&app.uuid), &new_claims).await?);
-            return Err(Error::DomainConflicts(found));
+            return Err(named(found));
         }
     }
     let mut tx = db.tx();
@@ -286,7 +288,7 @@ pub async fn save(
                 if found.is_empty() {
                     Err(Error::Busy("a domain changed hands meanwhile"))
                 } else {
-                    Err(Error::DomainConflicts(found))
+                    Err(named(found))
                 }
             }
             Some(Part::Quota) => Err(Error::QuotaFull(quota::Kind::Applications.object())),
@@ -357,7 +359,12 @@ pub async fn delete(db: &Db, team: &Team, app: &AppRecord, flags: &[(&str, bool)
     if let Some(u) = &app.private_key_uuid {
         store::drop_ref(&mut tx, ssh_keys::key_of(team, u))?;
     }
-    claims::release(&mut tx, team, &app.uuid, &app.claimed)?;
+    claims::release(
+        &mut tx,
+        team,
+        &app.uuid,
+        &domains::claim_forms(&app.claimed),
+    )?;
     quota::remove(&mut tx, team, quota::Kind::Applications)?;
     let mut cleanup = Map::new();
     cleanup.insert("application_uuid".into(), Value::from(app.uuid.clone()));
@@ -417,4 +424,23 @@ mod tests {
             other => panic!("{other:?}"),
         }
     }
+}
+
+/// Conflicts name the domain as the request sent it (claims are kept by
+/// host, port and path).
+fn named_as_sent(found: Vec<domains::Conflict>, app: &AppRecord) -> Vec<domains::Conflict> {
+    found
+        .into_iter()
+        .map(|mut c| {
+            if let Some(url) = app
+                .claimed
+                .iter()
+                .find(|u| domains::claim_form(u) == c.domain)
+            {
+                c.message = c.message.replace(&c.domain, url);
+                c.domain = url.clone();
+            }
+            c
+        })
+        .collect()
 }

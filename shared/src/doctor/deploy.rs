@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet, HashSet};
 use super::{Finding, Fix, Inventory, counter, finding, strings, text};
 use crate::{
     db::{Item, keys},
-    deploy::store::quota,
+    deploy::{model::domains, store::quota},
 };
 
 fn of_kind<'a>(items: &'a [Item], kind: &'a str) -> impl Iterator<Item = &'a Item> + 'a {
@@ -30,7 +30,9 @@ pub fn check(inv: &Inventory) -> Vec<Finding> {
         let servers: Vec<&Item> = of_kind(items, "server").collect();
         let provider_apps: Vec<&Item> = of_kind(items, "provider_app").collect();
         for app in &apps {
-            for d in strings(app, "claimed") {
+            // By claim (host, port, path): claims kept by whole URL, as
+            // before, are found held by nobody and go; these are made.
+            for d in domains::claim_forms(&strings(app, "claimed")) {
                 expected
                     .entry((team.to_string(), d))
                     .or_default()

@@ -73,9 +73,11 @@ async fn validation_normalisation_and_conflicts() {
         .await;
     assert_eq!(r.status, 409, "{:?}", r.body);
     assert_eq!(r.body, conflict_body(&taken, "first", &first));
-    // Another scheme or path is another domain.
+    // Another path is another domain (another scheme is not: see
+    // `claims_are_by_host_port_and_path`).
+    let other_domain = format!("https://{host}.example.com/shop");
     let other = t
-        .app(json!({"name": "third", "domains": format!("http://{host}.example.com")}))
+        .app(json!({"name": "third", "domains": other_domain.clone()}))
         .await;
 
     // Forced: both hold it; a third, unforced, sees both holders.
@@ -118,7 +120,7 @@ async fn validation_normalisation_and_conflicts() {
     assert_eq!(r.body["conflicts"][0]["resource_uuid"], json!(first));
     assert_eq!(
         t.get(&format!("/applications/{other}")).await.body["fqdn"],
-        json!(format!("http://{host}.example.com")),
+        json!(other_domain),
         "a refused PATCH changes nothing"
     );
 
@@ -296,4 +298,83 @@ async fn many_domains_fit_the_databases_transactions_or_get_a_clear_400() {
         .await;
     assert_eq!(r.status, 400);
     assert!(r.body["errors"]["domains"].is_array(), "{:?}", r.body);
+}
+
+/// A domain claims its host, port and path, whatever the scheme or a
+/// trailing dot: one reverse proxy routes them all (Coolify compares whole
+/// strings; this API does not). Another path or port is another claim, and
+/// a query or fragment is refused. The instance's own domain likewise.
+#[tokio::test]
+async fn claims_are_by_host_port_and_path() {
+    let t = Team::new().await;
+    let host = format!("{}.test", unique("c"));
+    let base = format!("http://{host}:9000");
+    let r = t
+        .post(
+            "/applications/public",
+            t.public(json!({"name": "base", "domains": base})),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{:?}", r.body);
+    let uuid = r.body["uuid"].as_str().unwrap().to_string();
+    for same in [
+        format!("http://{host}.:9000"),
+        format!("https://{host}:9000"),
+        format!("HTTPS://{}:9000/", host.to_uppercase()),
+    ] {
+        let r = t
+            .post(
+                "/applications/public",
+                t.public(json!({"name": "again", "domains": same})),
+            )
+            .await;
+        assert_eq!(r.status, 409, "{same}: {:?}", r.body);
+        let c = &r.body["conflicts"][0];
+        assert_eq!(
+            (&c["resource_uuid"], &c["resource_type"]),
+            (&json!(uuid), &json!("application")),
+            "{same}"
+        );
+    }
+    for bad in [format!("{base}?x=1"), format!("{base}#f")] {
+        let r = t
+            .post("/applications/public", t.public(json!({"domains": bad})))
+            .await;
+        assert_eq!(r.status, 400, "{bad}: {:?}", r.body);
+        let message = r.body["errors"]["domains"][0].as_str().unwrap_or_default();
+        assert!(
+            message.contains("query (?) or a fragment (#)"),
+            "{bad}: {message}"
+        );
+    }
+    for other in [format!("{base}/api"), format!("http://{host}:9001")] {
+        let r = t
+            .post("/applications/public", t.public(json!({"domains": other})))
+            .await;
+        assert_eq!(r.status, 201, "{other}: {:?}", r.body);
+    }
+    // Both schemes in one application claim once.
+    let both = format!("http://both-{host},https://both-{host}");
+    let r = t
+        .post("/applications/public", t.public(json!({"domains": both})))
+        .await;
+    assert_eq!(r.status, 201, "{:?}", r.body);
+    // The instance's own domain, by another scheme or with a trailing dot.
+    let api = std::env::var("ROOT_URL").unwrap_or_else(|_| t.api.base.clone());
+    let own = reqwest::Url::parse(&api).expect("the API's URL");
+    let host = own.host_str().unwrap_or_default();
+    let port = own.port().map(|p| format!(":{p}")).unwrap_or_default();
+    for same in [
+        format!("https://{host}{port}"),
+        format!("http://{host}.{port}"),
+    ] {
+        let r = t
+            .post("/applications/public", t.public(json!({"domains": same})))
+            .await;
+        assert_eq!(r.status, 409, "{same}: {:?}", r.body);
+        assert_eq!(
+            r.body["conflicts"][0]["resource_type"], "instance",
+            "{same}"
+        );
+    }
 }

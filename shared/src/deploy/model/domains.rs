@@ -91,6 +91,21 @@ pub fn normalise(item: &str) -> Result<String, String> {
     if url.host_str().is_none_or(str::is_empty) || !url.username().is_empty() {
         return Err(invalid());
     }
+    if url.query().is_some() || url.fragment().is_some() {
+        return Err(format!(
+            "Invalid URL: {item}. A domain may not carry a query (?) or a fragment (#)."
+        ));
+    }
+    // `host.` is the same host as `host` (the root of DNS, written out).
+    let mut url = url;
+    if let Some(host) = url
+        .host_str()
+        .and_then(|h| h.strip_suffix('.'))
+        .map(str::to_string)
+        && (host.is_empty() || url.set_host(Some(&host)).is_err())
+    {
+        return Err(invalid());
+    }
     let text = url.to_string();
     let text = text.strip_suffix('/').unwrap_or(&text);
     // Claims are keyed by the URL; percent-encoding may have grown it.
@@ -98,6 +113,34 @@ pub fn normalise(item: &str) -> Result<String, String> {
         return Err(invalid());
     }
     Ok(text.to_string())
+}
+
+/// What a domain claims: its host, port (when not its scheme's default)
+/// and path, whatever the scheme: one reverse proxy routes `http://` and
+/// `https://` of a host alike, so they conflict. (Coolify compares whole
+/// URLs, so there they do not.) Different paths on one host, or another
+/// port, are different claims. A stored value that is not a URL claims
+/// itself.
+pub fn claim_form(url: &str) -> String {
+    let Ok(u) = url::Url::parse(url) else {
+        return url.to_string();
+    };
+    let host = u.host_str().unwrap_or_default();
+    let host = host.strip_suffix('.').unwrap_or(host);
+    let port = u.port().map(|p| format!(":{p}")).unwrap_or_default();
+    let path = u.path().trim_end_matches('/');
+    format!("{host}{port}{path}")
+}
+
+/// The distinct claims of `urls`, in order.
+pub fn claim_forms(urls: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for f in urls.iter().map(|u| claim_form(u)) {
+        if !out.contains(&f) {
+            out.push(f);
+        }
+    }
+    out
 }
 
 /// A generated domain: `{scheme}://{uuid}.{wildcard host}{path}` from the
@@ -128,12 +171,16 @@ pub struct Conflict {
     pub message: String,
 }
 
-/// The requested domains that are the instance's own.
-pub fn instance_conflicts(config: &Config, domains: &[String]) -> Vec<Conflict> {
-    let Some(instance) = config.instance_domain().and_then(|d| normalise(&d).ok()) else {
+/// The requested claims (`claim_form`s) that are the instance's own.
+pub fn instance_conflicts(config: &Config, claims: &[String]) -> Vec<Conflict> {
+    let Some(instance) = config
+        .instance_domain()
+        .and_then(|d| normalise(&d).ok())
+        .map(|d| claim_form(&d))
+    else {
         return Vec::new();
     };
-    domains
+    claims
         .iter()
         .filter(|d| **d == instance)
         .map(|d| Conflict {
@@ -167,6 +214,36 @@ mod tests {
             ]
         );
         assert!(DomainList::parse("https://a.com/$(id)").is_err());
+    }
+
+    #[test]
+    fn claims_ignore_the_scheme_and_a_trailing_dot() {
+        let form = |u: &str| claim_form(&normalise(u).unwrap());
+        let base = form("http://localhost:9000");
+        for same in [
+            "http://localhost.:9000",
+            "https://localhost:9000",
+            "HTTP://LocalHost:9000/",
+        ] {
+            assert_eq!(form(same), base, "{same}");
+        }
+        assert_eq!(base, "localhost:9000");
+        assert_ne!(form("http://localhost:9001"), base, "another port");
+        assert_ne!(form("http://localhost:9000/api"), base, "another path");
+        assert_eq!(form("http://x.io"), form("https://x.io"), "default ports");
+        assert_eq!(
+            normalise("http://localhost.:9000").unwrap(),
+            "http://localhost:9000"
+        );
+        for bad in [
+            "http://localhost:9000?x=1",
+            "http://localhost:9000#f",
+            "http://./",
+        ] {
+            assert!(normalise(bad).is_err(), "{bad}");
+        }
+        let urls = ["http://a.io".to_string(), "https://a.io/".to_string()];
+        assert_eq!(claim_forms(&urls), ["a.io"]);
     }
 
     #[test]
