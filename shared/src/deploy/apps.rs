@@ -400,6 +400,25 @@ pub async fn delete(db: &Db, team: &Team, app: &AppRecord, flags: &[(&str, bool)
     Ok(())
 }
 
+/// Conflicts name the domain as the request sent it (claims are kept by
+/// host, port and path).
+fn named_as_sent(found: Vec<domains::Conflict>, app: &AppRecord) -> Vec<domains::Conflict> {
+    found
+        .into_iter()
+        .map(|mut c| {
+            if let Some(url) = app
+                .claimed
+                .iter()
+                .find(|u| domains::claim_form(u) == c.domain)
+            {
+                c.message = c.message.replace(&c.domain, url);
+                c.domain = url.clone();
+            }
+            c
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -424,23 +443,4 @@ mod tests {
             other => panic!("{other:?}"),
         }
     }
-}
-
-/// Conflicts name the domain as the request sent it (claims are kept by
-/// host, port and path).
-fn named_as_sent(found: Vec<domains::Conflict>, app: &AppRecord) -> Vec<domains::Conflict> {
-    found
-        .into_iter()
-        .map(|mut c| {
-            if let Some(url) = app
-                .claimed
-                .iter()
-                .find(|u| domains::claim_form(u) == c.domain)
-            {
-                c.message = c.message.replace(&c.domain, url);
-                c.domain = url.clone();
-            }
-            c
-        })
-        .collect()
 }
