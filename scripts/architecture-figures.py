@@ -18,8 +18,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 SRC = ROOT / "shared" / "src"
 # What belongs to the HTTP layer, and the files allowed to use it.
-HTTP_USE = re.compile(r"\blambda_http\b|\bcrate::http\b|\bStatusCode\b|\bCtx\b")
-NOT_DOMAIN = ("http/", "bin/", "testing.rs", "lib.rs", "error.rs")
+# Besides these names, any path (nested `use` trees included) that resolves
+# into the `http` module counts.
+HTTP_USE = re.compile(r"\blambda_http\b|\bStatusCode\b|\bCtx\b")
+# Not domain: the HTTP layer, the stream consumer's Lambda entry point (its
+# runtime comes through lambda_http), binaries, test support, the crate root
+# and the crate error that maps every layer's errors to HTTP.
+NOT_DOMAIN = ("http/", "stream/run.rs", "bin/", "testing.rs", "lib.rs", "error.rs")
 
 
 def module_of(path: Path) -> tuple:
@@ -67,7 +72,9 @@ def flatten(tree: str, prefix: str = ""):
 
 def resolve(path: str, here: tuple, is_dir_module: bool, modules: set):
     parts = path.split("::")
-    base = list(here) if is_dir_module else list(here[:-1])
+    # `self` is the module itself and `super` its parent, whether the
+    # module is a file or a folder's mod.rs.
+    base = list(here)
     if parts[0] not in ("crate", "super", "self"):
         # A plain path names an external crate or a child module.
         if tuple(list(here) + parts[:1]) not in modules:
@@ -82,14 +89,38 @@ def resolve(path: str, here: tuple, is_dir_module: bool, modules: set):
     full = base + parts
     for n in range(len(full), -1, -1):
         if tuple(full[:n]) in modules:
-            return tuple(full[:n])
+            found = tuple(full[:n])
+            # A name a module re-exports from one of its submodules (`pub
+            # use model::RepoStats;`) is that submodule's.
+            if n < len(full) and (found, full[n]) in REEXPORTS:
+                return REEXPORTS[(found, full[n])]
+            return found
     return None
+
+
+# (module, name) -> the submodule a `pub use` re-exports the name from.
+REEXPORTS = {}
+
+
+def collect_reexports(modules: dict):
+    for m, f in modules.items():
+        is_dir = f.name in ("mod.rs", "lib.rs")
+        text = strip_comments(f.read_text()).split("#[cfg(test)]")[0]
+        for u in re.finditer(r"\bpub(?:\([^)]*\))?\s+use\s+([^;]+);", text, flags=re.S):
+            for p in flatten(u.group(1).replace("\n", " ").replace(" ", "")):
+                name = p.split("::")[-1].split(" as ")[-1]
+                if name in ("*", "self"):
+                    continue
+                target = resolve(p, m, is_dir, set(modules))
+                if target is not None and target != m and target[: len(m)] == m:
+                    REEXPORTS[(m, name)] = target
 
 
 def cycles():
     files = sorted(SRC.rglob("*.rs"))
     files = [f for f in files if "bin" not in f.relative_to(SRC).parts]
     modules = {module_of(f): f for f in files}
+    collect_reexports(modules)
     graph = {m: set() for m in modules}
     for m, f in modules.items():
         is_dir = f.name in ("mod.rs", "lib.rs")
@@ -100,7 +131,11 @@ def cycles():
             if target is None or target == m or target[: len(m)] == m:
                 continue  # itself, or its own submodules
             graph[m].add(target)
-    # Tarjan's strongly connected components.
+    return graph
+
+
+def strongly_connected(graph: dict) -> list:
+    """Tarjan's strongly connected components of two or more nodes."""
     index, low, stack, on, out, counter = {}, {}, [], set(), [], [0]
     sys.setrecursionlimit(10000)
 
@@ -132,30 +167,60 @@ def cycles():
     return out
 
 
+def sibling_cycles(graph: dict) -> list:
+    """Cycles between the entries of one folder (files and subfolders, each
+    standing for everything under it): `http <-> telemetry` when something
+    under http/ imports telemetry/ and the other way round."""
+    out = []
+    folders = {m[:-1] for m in graph if m} | {()}
+    for folder in sorted(folders):
+        depth = len(folder)
+        level = {}
+        for m, targets in graph.items():
+            if len(m) <= depth or m[:depth] != folder:
+                continue
+            a = m[: depth + 1]
+            for t in targets:
+                if len(t) > depth and t[:depth] == folder and t[: depth + 1] != a:
+                    level.setdefault(a, set()).add(t[: depth + 1])
+                    level.setdefault(t[: depth + 1], set())
+        out.extend(strongly_connected(level))
+    return out
+
+
 def main():
     fn_lines = sum(
         len(p.read_text().splitlines()) for p in (ROOT / "functions").glob("*/src/**/*.rs")
     )
     http_files = []
+    modules = {module_of(f) for f in SRC.rglob("*.rs") if "bin" not in f.relative_to(SRC).parts}
     for f in sorted(SRC.rglob("*.rs")):
         rel = str(f.relative_to(SRC))
         if rel.startswith(NOT_DOMAIN):
             continue
         text = strip_comments(f.read_text()).split("#[cfg(test)]")[0]
-        if HTTP_USE.search(text):
+        if HTTP_USE.search(text) or any(
+            (resolve(p, module_of(f), f.name in ("mod.rs", "lib.rs"), modules) or ("",))[0] == "http"
+            for p in expand_uses(text)
+        ):
             http_files.append(rel)
     unit = 0
     for f in SRC.rglob("*.rs"):
         text = f.read_text()
         unit += len(re.findall(r"#\[test\]", text))
     blackbox = sorted(p.name for p in (ROOT / "tests" / "tests").iterdir())
-    found = cycles()
+    graph = cycles()
+    found = strongly_connected(graph)
+    between = sibling_cycles(graph)
     print(f"lines in functions/*/src: {fn_lines}")
     print(f"domain files of shared importing HTTP types: {len(http_files)}")
     for f in http_files:
         print(f"  {f}")
-    print(f"import cycles between modules of shared: {len(found)}")
+    print(f"import cycles between files of shared: {len(found)}")
     for c in found:
+        print(f"  {' <-> '.join(c)}")
+    print(f"import cycles between the modules of a folder of shared: {len(between)}")
+    for c in between:
         print(f"  {' <-> '.join(c)}")
     print(f"pure unit tests in shared (#[test], no runtime): {unit}")
     print(f"black-box test binaries (entries in tests/tests): {len(blackbox)}")

@@ -12,7 +12,7 @@ use shared::{
     accounts::names::Visibility,
     issues::{
         IssueRecord,
-        comments::{CommentRecord, stubs},
+        index::stubs::{self, CommentPlace},
         index::{
             class::RepoFacts,
             counts,
@@ -119,13 +119,13 @@ fn main() {
     let old = lists::entries(&d);
     let new = lists::entries(&after);
     let moved = new.difference(&old).count() + old.difference(&new).count();
-    let stub = stubs::stubs(&CommentRecord {
+    let stub = stubs::stubs(&CommentPlace {
         id: 1,
         repo_id: 7,
         index: 1,
         created: 2,
         updated: 2,
-        ..CommentRecord::default()
+        ..CommentPlace::default()
     })
     .len();
     let doc_kb = item_bytes(&after).div_ceil(1024);

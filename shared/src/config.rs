@@ -2,11 +2,9 @@
 
 use std::time::Duration;
 
-use crate::{
-    telemetry::emf::{Dimensions, Namespace},
-    time::Zone,
-};
 use url::Url;
+
+use crate::time::Zone;
 
 /// Settings shared by every function. Built once per process.
 #[derive(Clone, Debug)]
@@ -215,6 +213,62 @@ fn millis(
     default: u64,
 ) -> Result<Duration, ConfigError> {
     number(get, name, default).map(Duration::from_millis)
+}
+
+// The metrics' settings (`telemetry::emf` writes them).
+
+/// Which dimensions the metrics get (`METRICS_DIMENSIONS`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Dimensions {
+    /// Per function: `[["Function"]]`.
+    #[default]
+    Function,
+    /// Per function and route: `[["Function", "Route"]]`.
+    Route,
+    /// No `_aws` object, so no custom metrics; the line keeps its numbers
+    /// for Logs Insights.
+    None,
+}
+
+impl Dimensions {
+    pub fn parse(value: &str) -> Option<Self> {
+        match value {
+            "function" => Some(Self::Function),
+            "route" => Some(Self::Route),
+            "none" => Some(Self::None),
+            _ => None,
+        }
+    }
+}
+
+/// The CloudWatch namespace of the metrics (`METRICS_NAMESPACE`): printable
+/// ASCII, 1 to 255 characters, not under AWS's own `AWS/`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Namespace(String);
+
+impl Namespace {
+    pub fn parse(value: &str) -> Result<Self, String> {
+        if value.trim().is_empty() || value.len() > 255 {
+            return Err(format!("{value:?} must have 1 to 255 characters"));
+        }
+        if !value.bytes().all(|b| b.is_ascii() && !b.is_ascii_control()) {
+            return Err(format!("{value:?} must be printable ASCII"));
+        }
+        if value.starts_with("AWS/") {
+            return Err(format!("{value:?} is under AWS/, which is AWS's own"));
+        }
+        Ok(Self(value.to_owned()))
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl Default for Namespace {
+    fn default() -> Self {
+        Self("ServerlessForge".into())
+    }
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 //! services. Functions only route requests to handlers that call into here.
 
 pub mod accounts;
+pub mod app;
 pub mod auth;
 pub mod config;
 pub mod db;
@@ -15,6 +16,7 @@ pub mod issues;
 pub mod labels;
 pub mod milestones;
 pub mod name;
+pub mod page;
 pub mod repos;
 pub mod stream;
 pub mod telemetry;

@@ -11,7 +11,9 @@ use shared::{
             model, ops,
             views::{Comment, CreateIssueCommentOption, EditIssueCommentOption},
         },
-        ops as issue_ops, rules, search,
+        ops as issue_ops,
+        params::Params,
+        rules,
     },
     repos::access::RepoContext,
 };
@@ -31,7 +33,7 @@ async fn page(cx: &Ctx, ctx: &RepoContext, listed: Listed, page: paging::Page) -
 /// update time, paged.
 pub async fn list(cx: &Ctx) -> Result<Response> {
     let ctx = shared::http::extract::repo_access(cx).await?;
-    let window = ops::window(search::Params(cx.query.pairs()))?;
+    let window = ops::window(Params(cx.query.pairs()))?;
     let issue = issue_ops::readable(&cx.db, &ctx, index(cx)?).await?;
     let p = paging::Page::from_query(&cx.query, &cx.config);
     let listed = ops::of_issue(&cx.db, &issue, window, p).await?;
@@ -41,7 +43,7 @@ pub async fn list(cx: &Ctx) -> Result<Response> {
 /// `GET /issues/comments`: every comment on the kinds the caller may read.
 pub async fn list_repo(cx: &Ctx) -> Result<Response> {
     let ctx = shared::http::extract::repo_access(cx).await?;
-    let window = ops::window(search::Params(cx.query.pairs()))?;
+    let window = ops::window(Params(cx.query.pairs()))?;
     let p = paging::Page::from_query(&cx.query, &cx.config);
     let listed = ops::of_repo(&cx.db, &ctx, window, p).await?;
     page(cx, &ctx, listed, p).await

@@ -11,17 +11,18 @@
 
 use shared::{
     db::Action::{BatchGetItem, BatchWriteItem, DeleteItem, GetItem, PutItem, Query, UpdateItem},
-    issues::{comments::stubs::Stubs, index::Indexer},
+    issues::index::{Indexer, stubs::Stubs},
 };
 
 shared::grant! {
     // Reads: documents, repositories, owners, labels and milestones, jobs'
     // pages; writes: listing entries (batches), documents with their
-    // counts (transactions: put, update, delete), jobs.
+    // counts (transactions: put, update, delete), jobs, and what deleted
+    // issues leave (batches; their comments found by the comments' index).
     table: &[
         GetItem, BatchGetItem, Query, PutItem, UpdateItem, DeleteItem, BatchWriteItem,
     ],
-    indexes: &[],
+    indexes: &[Query],
     rare: &[],
 }
 

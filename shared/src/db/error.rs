@@ -44,7 +44,7 @@ pub enum DbError {
     )]
     NotGranted {
         function: &'static str,
-        needs: super::Permission,
+        needs: super::permission::Permission,
     },
     /// The request's read budget is spent (see [`super::Budget`]).
     #[error(

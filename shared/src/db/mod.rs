@@ -20,6 +20,7 @@ mod consumed;
 mod error;
 pub mod keys;
 mod metrics;
+pub mod permission;
 mod prefix;
 pub mod size;
 pub mod table;

@@ -5,7 +5,8 @@
 
 use std::collections::BTreeMap;
 
-use super::model::domains::Conflict;
+use serde::Serialize;
+
 use crate::db::DbError;
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -70,4 +71,14 @@ impl Error {
     pub fn field(name: &str, message: impl Into<String>) -> Error {
         Error::Invalid(BTreeMap::from([(name.to_string(), vec![message.into()])]))
     }
+}
+
+/// One entry of a 409's `conflicts`.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct Conflict {
+    pub domain: String,
+    pub resource_name: String,
+    pub resource_uuid: Option<String>,
+    pub resource_type: &'static str,
+    pub message: String,
 }

@@ -32,7 +32,7 @@ use crate::{
 
 /// The attributes the checks read of items that are not issues, comments,
 /// index documents or listing entries.
-const KEPT: [&str; 48] = [
+const KEPT: [&str; 49] = [
     "pk",
     "sk",
     "kind",
@@ -74,6 +74,7 @@ const KEPT: [&str; 48] = [
     "comments",
     "num_issue_comments",
     "num_pull_comments",
+    "purging",
     "status",
     "application_uuid",
     "applications",

@@ -40,7 +40,7 @@ use serde::Serialize;
 
 use crate::{
     db::{Item, number, text},
-    issues::index::doc::Doc,
+    issues::index::{doc::Doc, stubs::Stub},
 };
 
 pub use inventory::Inventory;
@@ -96,7 +96,7 @@ pub enum Fix {
     /// listing entry).
     PutKey,
     /// A comment's listing entry is missing or carries the wrong time.
-    PutStub { t: i64 },
+    PutStub(Stub),
     /// An issue's index document is missing (`stored_rev` none) or differs
     /// in `fields`: `document` is put on condition that the stored one is
     /// still at `stored_rev`.
@@ -106,6 +106,9 @@ pub enum Fix {
         #[serde(skip)]
         document: Box<Doc>,
     },
+    /// A repository's counters item names deleted issues as still being
+    /// cleaned up, though no job is left to finish them.
+    StopPurging(Vec<i64>),
     /// An item nothing reaches any more.
     Delete,
     /// A deployment of a deleted application is still open.

@@ -24,11 +24,7 @@ pub async fn repair(db: &Db, report: &mut Report) -> Result<(), DbError> {
     for f in &report.drift {
         match &f.fix {
             Fix::PutKey => puts.push(key(&f.pk, &f.sk)),
-            Fix::PutStub { t } => {
-                let mut item = key(&f.pk, &f.sk);
-                item.insert("t".into(), db::n(*t));
-                puts.push(item);
-            }
+            Fix::PutStub(stub) => puts.push(stub.item(&f.pk, &f.sk)),
             Fix::Delete => deletes.push(key(&f.pk, &f.sk)),
             Fix::Inspect => skipped += 1,
             _ => match apply(db, f).await {
@@ -187,6 +183,16 @@ async fn apply(db: &Db, f: &Finding) -> Result<(), DbError> {
             })
             .await
             .map(|_| ()),
+        Fix::StopPurging(numbers) => db
+            .update(|u| {
+                let numbers = numbers.iter().map(i64::to_string).collect();
+                u.set_key(Some(k))
+                    .update_expression("DELETE purging :numbers")
+                    .condition_expression("attribute_exists(pk)")
+                    .expression_attribute_values(":numbers", AttributeValue::Ns(numbers))
+            })
+            .await
+            .map(|_| ()),
         Fix::PutDocument {
             stored_rev,
             document,
@@ -206,6 +212,6 @@ async fn apply(db: &Db, f: &Finding) -> Result<(), DbError> {
         }
         Fix::Cancel => crate::deploy::deployments::cancel_at(db, k).await,
         // Batched by `repair`, or nothing to do.
-        Fix::PutKey | Fix::PutStub { .. } | Fix::Delete | Fix::Inspect => Ok(()),
+        Fix::PutKey | Fix::PutStub(_) | Fix::Delete | Fix::Inspect => Ok(()),
     }
 }

@@ -8,7 +8,10 @@ use std::collections::{HashMap, HashSet};
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::{Finding, Fix, Inventory, counter, finding, flag, number, tally, text};
-use crate::db::{Item, keys};
+use crate::{
+    db::{Item, keys},
+    issues::index::jobs,
+};
 
 /// Live repositories by id: (owner, name) from their settings items.
 pub(super) fn live_repos(inv: &Inventory) -> HashMap<i64, (String, String)> {
@@ -130,6 +133,7 @@ fn repository(
             ));
         }
         comments(out, items, &issues, stats);
+        purging(out, items, stats);
         settings(out, inv, stats, owner, name);
         for (attribute, actual) in [("owner", owner), ("name", name)] {
             if text(stats, attribute) != actual {
@@ -199,6 +203,37 @@ fn comments(out: &mut Vec<Finding>, items: &[Item], issues: &[&Item], stats: &It
     let what = "repository comment count";
     counter(out, what, stats, "num_issue_comments", by_kind[0]);
     counter(out, what, stats, "num_pull_comments", by_kind[1]);
+}
+
+/// Deleted issues the counters item still names as being cleaned up with
+/// no clean-up job left to finish them: the comment listings would pass
+/// over them for ever (their leftover comments go as above).
+fn purging(out: &mut Vec<Finding>, items: &[Item], stats: &Item) {
+    let Some(AttributeValue::Ns(named)) = stats.get("purging") else {
+        return;
+    };
+    let jobs: HashSet<i64> = items
+        .iter()
+        .filter_map(|i| {
+            let work = text(i, "sk").strip_prefix(keys::INDEX_JOB_PREFIX)?;
+            match jobs::Work::parse(work)? {
+                jobs::Work::Purge { index, .. } => Some(index),
+                _ => None,
+            }
+        })
+        .collect();
+    let stale: Vec<i64> = named
+        .iter()
+        .filter_map(|n| n.parse().ok())
+        .filter(|n| !jobs.contains(n))
+        .collect();
+    if !stale.is_empty() {
+        out.push(finding(
+            "deleted issues still marked as being cleaned up",
+            stats,
+            Fix::StopPurging(stale),
+        ));
+    }
 }
 
 fn milestones(out: &mut Vec<Finding>, inv: &Inventory, pk: &str, issues: &[&Item]) {
@@ -461,6 +496,32 @@ mod tests {
                     "COMMENT#00000000000000000013"
                 )
             ]
+        );
+    }
+
+    #[test]
+    fn deleted_issues_no_job_is_cleaning_up_are_unmarked() {
+        let mut items = repo();
+        let stats = items
+            .iter_mut()
+            .find(|i| text(i, "sk") == "PROFILE")
+            .unwrap();
+        let numbers = ["5", "7"].map(String::from).to_vec();
+        stats.insert("purging".into(), AttributeValue::Ns(numbers));
+        // Issue 7's job is still at work; issue 5's is gone.
+        items.push(keyed("REPO#1", "IXJOB#purge-7-600", &[]));
+        let found = check(&inventory(items));
+        let got: Vec<(&str, &Fix)> = found
+            .iter()
+            .filter(|f| matches!(f.fix, Fix::StopPurging(_)))
+            .map(|f| (f.what, &f.fix))
+            .collect();
+        assert_eq!(
+            got,
+            [(
+                "deleted issues still marked as being cleaned up",
+                &Fix::StopPurging(vec![5])
+            )]
         );
     }
 

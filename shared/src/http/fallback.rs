@@ -164,7 +164,7 @@ fn answer(function: &str, table: &Table, config: &Arc<Config>, req: &Request) ->
         latency: started.elapsed(),
         cost: &MetricsSnapshot::default(),
     }
-    .write(&config);
+    .write(&config.metrics_namespace, config.metrics_dimensions);
     res
 }
 

@@ -7,14 +7,7 @@ use lambda_http::http::HeaderValue;
 use super::{Query, Response};
 use crate::Config;
 
-/// A requested page after Gitea's clamping.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Page {
-    /// 1-based page number.
-    pub page: u32,
-    /// Items per page.
-    pub size: u32,
-}
+pub use crate::page::Page;
 
 impl Page {
     /// `page` below 1 or unparsable → 1; `limit` 0, absent or unparsable →
@@ -34,18 +27,6 @@ impl Page {
             limit.min(config.max_page_size as i64) as u32
         };
         Self { page, size }
-    }
-
-    /// Items to skip before this page.
-    pub fn offset(&self) -> usize {
-        (self.page as usize - 1) * self.size as usize
-    }
-
-    /// This page of an in-memory list (small, bounded collections only).
-    pub fn slice<'a, T>(&self, all: &'a [T]) -> &'a [T] {
-        let start = self.offset().min(all.len());
-        let end = (start + self.size as usize).min(all.len());
-        &all[start..end]
     }
 }
 

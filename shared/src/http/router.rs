@@ -9,12 +9,13 @@ use std::{future::Future, pin::Pin, sync::Arc, time::Instant};
 use lambda_http::{Body, Request, RequestExt, http::HeaderValue};
 
 use super::{Ctx, Query, Response, Route, extract, idempotency, limits, public_only};
+pub use crate::app::App;
 use crate::{
     Config, Error, Result,
-    auth::{self, Caller, TokenCache},
+    auth::{self, Caller},
     db::{self, Db},
     http::Dialect,
-    telemetry::RequestLine,
+    telemetry::{RequestLine, RouteName},
 };
 
 pub type BoxFuture<'a> = Pin<Box<dyn Future<Output = Result<Response>> + Send + 'a>>;
@@ -129,28 +130,6 @@ macro_rules! routes {
     };
 }
 
-/// What lives for the whole process: configuration, the DynamoDB client
-/// and what tokens resolved to lately.
-#[derive(Clone)]
-pub struct App {
-    pub config: Arc<Config>,
-    pub db: Db,
-    pub tokens: Arc<TokenCache>,
-}
-
-impl App {
-    pub async fn new(config: Config) -> Self {
-        let clients = db::connect(&config).await;
-        let db = Db::new(clients, config.table_name.clone())
-            .with_transaction_limit(config.transaction_limit);
-        Self {
-            tokens: Arc::new(TokenCache::new(config.token_cache_ttl)),
-            config: Arc::new(config),
-            db,
-        }
-    }
-}
-
 /// Handles one request end to end. Never fails: every error becomes a
 /// response in the service's dialect.
 pub async fn handle<S: Service>(app: &App, req: Request) -> Response {
@@ -216,13 +195,16 @@ pub async fn handle<S: Service>(app: &App, req: Request) -> Response {
         request_id: &request_id,
         method: &method,
         path: &path,
-        route: matched,
+        route: matched.map(|r| RouteName {
+            method: r.method,
+            path: r.path,
+        }),
         user: user.as_deref(),
         status: res.status().as_u16(),
         latency: started.elapsed(),
         cost: &cost,
     }
-    .write(&app.config);
+    .write(&app.config.metrics_namespace, app.config.metrics_dimensions);
     res
 }
 

@@ -10,8 +10,8 @@ use super::IssueRecord;
 use crate::{
     Error, Result,
     auth::Caller,
-    db::{Db, keys},
-    http::paging::Page,
+    db::{Db, DbError, keys},
+    page::Page,
     repos::{
         self, RepoRecord,
         access::{self, Unit},
@@ -90,7 +90,7 @@ fn pair(sk: &str) -> Option<(i64, i64)> {
     Some((repo, index))
 }
 
-async fn pairs(db: &Db, repo_id: i64, prefix: &str) -> Result<Vec<(i64, i64)>> {
+async fn pairs(db: &Db, repo_id: i64, prefix: &str) -> Result<Vec<(i64, i64)>, DbError> {
     let items = db.query_prefix(&keys::repo_pk(repo_id), prefix).await?;
     Ok(items
         .iter()
@@ -104,17 +104,17 @@ async fn pairs(db: &Db, repo_id: i64, prefix: &str) -> Result<Vec<(i64, i64)>> {
 
 /// The issues `issue` depends on, as (repository id, number).
 pub async fn blockers(db: &Db, issue: &IssueRecord) -> Result<Vec<(i64, i64)>> {
-    pairs(db, issue.repo_id, &keys::dependency_prefix(issue.index)).await
+    Ok(pairs(db, issue.repo_id, &keys::dependency_prefix(issue.index)).await?)
 }
 
 /// The issues that depend on `issue`.
 pub async fn blocked(db: &Db, issue: &IssueRecord) -> Result<Vec<(i64, i64)>> {
-    pairs(db, issue.repo_id, &keys::blocks_prefix(issue.index)).await
+    Ok(pairs(db, issue.repo_id, &keys::blocks_prefix(issue.index)).await?)
 }
 
 /// Removes both sides of every dependency of issue `index` (deleted or
 /// being deleted). Idempotent: batch deletes of what may already be gone.
-pub async fn unlink(db: &Db, repo_id: i64, index: i64) -> Result<()> {
+pub async fn unlink(db: &Db, repo_id: i64, index: i64) -> Result<(), DbError> {
     let (dep_prefix, block_prefix) = (keys::dependency_prefix(index), keys::blocks_prefix(index));
     let (deps, blocks) = tokio::try_join!(
         pairs(db, repo_id, &dep_prefix),
@@ -129,7 +129,7 @@ pub async fn unlink(db: &Db, repo_id: i64, index: i64) -> Result<()> {
         gone.push(keys::blocks(repo_id, index, repo, other));
         gone.push(keys::dependency(repo, other, repo_id, index));
     }
-    Ok(db.batch_delete(gone).await?)
+    db.batch_delete(gone).await
 }
 
 /// Loads issues by (repository id, number), skipping any that are gone.

@@ -124,6 +124,9 @@ pub enum Error {
     /// Too many concurrent writers of one issue.
     #[error("too many concurrent changes")]
     Busy,
+    /// Too many deleted issues of the repository still being cleaned up.
+    #[error("too many deletions under way")]
+    CleanupBacklog,
 
     #[error(transparent)]
     Labels(#[from] labels::Error),

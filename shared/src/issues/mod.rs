@@ -12,6 +12,7 @@
 //! - views: [`views`] (Gitea's `Issue`, `PullRequest`), [`options`]
 //!   (request bodies, `PullReview`).
 
+pub mod assignees;
 pub mod comments;
 pub mod create;
 pub mod deps;
@@ -24,14 +25,21 @@ pub mod lock;
 mod opening;
 pub mod ops;
 pub mod options;
+pub mod params;
 pub mod pull_list;
 pub mod rules;
 pub mod search;
 pub mod views;
 
+use aws_sdk_dynamodb::types::AttributeValue;
 use serde::{Deserialize, Serialize};
 
 pub use error::{Error, Result};
+
+/// Most deleted issues of one repository whose comments are being removed
+/// at once (each makes the repository's comment listings pass over its
+/// leftovers until its clean-up job is done).
+pub const MAX_PURGING: i64 = 100;
 
 use crate::{
     db::{self, Db, Item, Tx, keys},
@@ -234,6 +242,22 @@ pub fn add_counter_moves(
                 Some("last_index = :prev"),
             )?;
         }
+        // A deleted issue's comments go afterwards (its clean-up job):
+        // the listings pass over them meanwhile, up to a bound.
+        None if after.is_none() && comments(before) > 0 => {
+            tx.update(
+                keys::repo_stats(sample.repo_id),
+                &format!("{adds}, purging :p"),
+                &[
+                    (":t", db::n(d_total)),
+                    (":c", db::n(d_closed)),
+                    (":m", db::n(d_comments)),
+                    (":p", AttributeValue::Ns(vec![sample.index.to_string()])),
+                    (":most", db::n(MAX_PURGING)),
+                ],
+                Some("attribute_not_exists(purging) OR size(purging) < :most"),
+            )?;
+        }
         None if d_total != 0 || d_closed != 0 || d_comments != 0 => {
             tx.update(
                 keys::repo_stats(sample.repo_id),
@@ -288,11 +312,14 @@ pub fn add_counter_moves(
 /// and its milestone membership in one transaction, whatever else points
 /// at it, on condition that it did not change since it was read (a comment
 /// written meanwhile re-reads it). Its number is never handed out again.
-/// Then both sides of its dependencies and its comments go, in batches:
-/// any number of them, since readers may attach dependents to public
-/// issues and comment on them. Links to a deleted issue are skipped
-/// wherever they are read, its comments are reached only through it, so
-/// leftovers (a failed batch) are harmless, and `check-data` removes them.
+/// Both sides of its dependencies and its comments, any number of them
+/// (readers may attach dependents to public issues and comment on them),
+/// go afterwards, off the request path: the stream consumer's purge job
+/// (`index::jobs`), started by the issue's removal. Meanwhile links to it
+/// are skipped wherever they are read, and the repository's comment
+/// listings pass over its comments (the counters item's `purging` set).
+/// At most [`MAX_PURGING`] deleted issues of a repository are cleaned up
+/// at once: past that, the delete answers 503 until one is done.
 pub async fn delete(db: &Db, issue: &IssueRecord) -> Result<()> {
     const ATTEMPTS: u32 = 10;
     let mut current = issue.clone();
@@ -318,15 +345,10 @@ pub async fn delete(db: &Db, issue: &IssueRecord) -> Result<()> {
                 };
             }
             Err(e) if e.failed_condition() == Some(0) => return Err(Error::ChangedWhileDeleting),
+            Err(e) if e.failed_condition() == Some(1) => return Err(Error::CleanupBacklog),
             Err(e) => return Err(e.into()),
         }
     }
-    let (repo_id, index) = (issue.repo_id, issue.index);
-    db::cleanup(db, "dependencies and comments of a deleted issue", async {
-        deps::unlink(db, repo_id, index).await?;
-        comments::store::remove_all(db, repo_id, index).await
-    })
-    .await;
     Ok(())
 }
 

@@ -10,9 +10,9 @@ use crate::time::Zone;
 
 use super::{
     Error, IssueRecord, Result,
+    assignees::{check_assignees, distinct},
     create::{self, NewIssue},
     fields,
-    ops::{check_assignees, distinct},
     options::{Draft, WriterInput},
     rules::{self, Poster},
     views::Lookup,

@@ -19,7 +19,7 @@ use super::{
     search::{self, Listed, Params, repo_kinds},
 };
 use crate::{
-    accounts::users, auth::Caller, db::Db, http::paging::Page, labels, milestones,
+    accounts::users, auth::Caller, db::Db, labels, milestones, page::Page,
     repos::access::RepoContext,
 };
 

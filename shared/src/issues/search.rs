@@ -6,6 +6,7 @@
 
 use std::collections::HashMap;
 
+pub use super::params::{Params, instant};
 use super::{
     Error, IssueRecord, Result,
     index::{
@@ -17,6 +18,7 @@ use super::{
         query::{AnyOf, Checks, Kinds, Order, Source},
     },
     listing,
+    rules::readable_kinds,
 };
 use crate::{
     accounts::{
@@ -26,15 +28,15 @@ use crate::{
     },
     auth::Caller,
     db::Db,
-    http::paging::Page,
     labels::{self, Scope as LabelScope},
     milestones,
+    page::Page,
     repos::{
         RepoRecord,
         access::{Permission, RepoContext, Unit},
         scope::Viewer,
     },
-    time, words,
+    words,
 };
 
 /// Search answers at most this many results (`page` × `limit`), as
@@ -43,45 +45,6 @@ pub const RESULT_WINDOW: usize = 1000;
 
 /// Most names a `labels` or `milestones` filter takes.
 pub const MAX_NAMES: usize = 10;
-
-/// The query string's values by name (the first of each, as sent).
-#[derive(Clone, Copy)]
-pub struct Params<'a>(pub &'a [(String, String)]);
-
-impl<'a> Params<'a> {
-    pub fn get(&self, name: &str) -> Option<&'a str> {
-        self.0
-            .iter()
-            .find(|(k, _)| k == name)
-            .map(|(_, v)| v.as_str())
-    }
-
-    /// Every value of `name`, in the order sent (repeated parameters).
-    pub fn all(&self, name: &'a str) -> impl Iterator<Item = &'a str> + 'a {
-        self.0
-            .iter()
-            .filter(move |(k, _)| k == name)
-            .map(|(_, v)| v.as_str())
-    }
-
-    /// Trimmed, `None` when blank.
-    fn given(&self, name: &str) -> Option<&'a str> {
-        self.get(name).map(str::trim).filter(|v| !v.is_empty())
-    }
-
-    /// The query's identity for cursors: every pair but the page and
-    /// credentials, sorted.
-    fn identity(&self) -> String {
-        let mut pairs: Vec<String> = self
-            .0
-            .iter()
-            .filter(|(k, _)| !matches!(k.as_str(), "page" | "token" | "access_token"))
-            .map(|(k, v)| format!("{k}={v}"))
-            .collect();
-        pairs.sort();
-        pairs.join("&")
-    }
-}
 
 /// `state`: open (default, and unknown values), closed, or all.
 pub fn states(raw: Option<&str>) -> Vec<bool> {
@@ -100,13 +63,6 @@ pub fn query_words(raw: Option<&str>) -> Result<Vec<String>> {
             field: "q",
             why: e.to_string(),
         })
-}
-
-/// `since` / `before`: RFC 3339 or absent; anything else is refused.
-pub fn instant(q: Params, name: &'static str) -> Result<Option<i64>> {
-    q.given(name)
-        .map(|v| time::parse_instant(v).map_err(|why| Error::Instant { field: name, why }))
-        .transpose()
 }
 
 /// Comma-separated list entries, trimmed, empty ones dropped.
@@ -135,15 +91,6 @@ fn names(q: Params, field: &'static str) -> Result<Vec<String>> {
 /// Gitea's boolean query values (strconv.ParseBool); anything else is false.
 pub fn flag(raw: Option<&str>) -> bool {
     matches!(raw, Some("1" | "t" | "T" | "true" | "TRUE" | "True"))
-}
-
-/// The kinds (`false` issues, `true` pulls) a permission may read.
-pub fn readable_kinds(p: &Permission) -> Vec<bool> {
-    [(false, Unit::Issues), (true, Unit::Pulls)]
-        .into_iter()
-        .filter(|(_, u)| p.can_read(*u))
-        .map(|(k, _)| k)
-        .collect()
 }
 
 /// A repository listing's `type`: naming a kind the caller cannot read is

@@ -80,6 +80,12 @@ pub struct RepoStats {
     pub has_issues: Option<bool>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub has_pull_requests: Option<bool>,
+    /// Deleted issues whose comments are still being removed (a number
+    /// set), which the comment listings pass over: added by the delete's
+    /// transaction, taken out by its clean-up job once the last is gone.
+    /// Written only by update expressions, never with the item.
+    #[serde(default, skip_serializing)]
+    pub purging: std::collections::BTreeSet<i64>,
 }
 
 impl RepoStats {
@@ -329,5 +335,18 @@ mod tests {
             .apply(&mut repo, 50)
             .is_err()
         );
+    }
+
+    /// The set the delete's transaction adds to reads back as numbers.
+    #[test]
+    fn the_purging_set_reads_as_numbers() {
+        use aws_sdk_dynamodb::types::AttributeValue;
+        let mut item = crate::db::keys::repo_stats(1);
+        item.insert(
+            "purging".into(),
+            AttributeValue::Ns(vec!["5".into(), "7".into()]),
+        );
+        let s: super::RepoStats = crate::db::from_item(item).unwrap();
+        assert_eq!(s.purging.into_iter().collect::<Vec<_>>(), [5, 7]);
     }
 }

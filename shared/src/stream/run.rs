@@ -24,7 +24,7 @@ use super::{
     dispatch::dispatch_until,
     line::{BatchLine, now_ms},
 };
-use crate::{Config, db::Grant, http::App};
+use crate::{Config, app::App, db::Grant};
 
 /// Runs the consumer: `grant` is the function's DynamoDB grant
 /// (`shared::grant!`), `handlers` makes the handlers for one batch.

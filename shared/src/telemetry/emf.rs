@@ -74,65 +74,14 @@ pub const STREAM_METRICS: &[Metric] = &[
     },
 ];
 
-/// Which dimensions the metrics get (`METRICS_DIMENSIONS`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Dimensions {
-    /// Per function: `[["Function"]]`.
-    #[default]
-    Function,
-    /// Per function and route: `[["Function", "Route"]]`.
-    Route,
-    /// No `_aws` object, so no custom metrics; the line keeps its numbers
-    /// for Logs Insights.
-    None,
-}
+pub use crate::config::{Dimensions, Namespace};
 
-impl Dimensions {
-    pub fn parse(value: &str) -> Option<Self> {
-        match value {
-            "function" => Some(Self::Function),
-            "route" => Some(Self::Route),
-            "none" => Some(Self::None),
-            _ => None,
-        }
-    }
-
-    fn sets(self) -> Option<&'static [&'static [&'static str]]> {
-        match self {
-            Self::Function => Some(&[&["Function"]]),
-            Self::Route => Some(&[&["Function", "Route"]]),
-            Self::None => None,
-        }
-    }
-}
-
-/// The CloudWatch namespace of the metrics (`METRICS_NAMESPACE`): printable
-/// ASCII, 1 to 255 characters, not under AWS's own `AWS/`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Namespace(String);
-
-impl Namespace {
-    pub fn parse(value: &str) -> Result<Self, String> {
-        if value.trim().is_empty() || value.len() > 255 {
-            return Err(format!("{value:?} must have 1 to 255 characters"));
-        }
-        if !value.bytes().all(|b| b.is_ascii() && !b.is_ascii_control()) {
-            return Err(format!("{value:?} must be printable ASCII"));
-        }
-        if value.starts_with("AWS/") {
-            return Err(format!("{value:?} is under AWS/, which is AWS's own"));
-        }
-        Ok(Self(value.to_owned()))
-    }
-
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-
-impl Default for Namespace {
-    fn default() -> Self {
-        Self("ServerlessForge".into())
+/// The dimension sets of a choice (`None`: no custom metrics).
+fn sets(dimensions: Dimensions) -> Option<&'static [&'static [&'static str]]> {
+    match dimensions {
+        Dimensions::Function => Some(&[&["Function"]]),
+        Dimensions::Route => Some(&[&["Function", "Route"]]),
+        Dimensions::None => None,
     }
 }
 
@@ -169,7 +118,7 @@ impl<'a> Metadata<'a> {
     ) -> Option<Self> {
         let directive = Directive {
             namespace: namespace.as_str(),
-            dimensions: dimensions.sets()?,
+            dimensions: sets(dimensions)?,
             metrics,
         };
         Some(Self {

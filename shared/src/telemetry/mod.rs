@@ -15,7 +15,7 @@ pub mod request_line;
 
 use std::sync::OnceLock;
 
-pub use request_line::RequestLine;
+pub use request_line::{RequestLine, RouteName};
 
 /// Lambda's application log levels, from the most detailed to the least.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]

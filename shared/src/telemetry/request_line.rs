@@ -26,7 +26,7 @@ use super::{
     LogLevel,
     emf::{Dimensions, Metadata, Namespace},
 };
-use crate::{Config, db::MetricsSnapshot, http::Route};
+use crate::db::MetricsSnapshot;
 
 /// API Gateway's name for requests that no route serves; the request line
 /// uses it for them too.
@@ -40,12 +40,19 @@ pub struct RequestLine<'a> {
     pub method: &'a str,
     pub path: &'a str,
     /// The route that served the request; `None`: no route did.
-    pub route: Option<&'a Route>,
+    pub route: Option<RouteName<'a>>,
     /// The authenticated user's name.
     pub user: Option<&'a str>,
     pub status: u16,
     pub latency: Duration,
     pub cost: &'a MetricsSnapshot,
+}
+
+/// A route as the line names it: its method and path template.
+#[derive(Clone, Copy, Debug)]
+pub struct RouteName<'a> {
+    pub method: &'a str,
+    pub path: &'a str,
 }
 
 /// The JSON of the line, in the order a reader expects.
@@ -94,13 +101,8 @@ impl RequestLine<'_> {
     /// included, under stdout's lock: lines of requests running at once,
     /// and `tracing`'s (it too writes each event with one `write_all` on
     /// stdout), cannot interleave.
-    pub fn write(&self, config: &Config) {
-        let line = self.render(
-            &config.metrics_namespace,
-            config.metrics_dimensions,
-            super::level(),
-            now_ms(),
-        );
+    pub fn write(&self, namespace: &Namespace, dimensions: Dimensions) {
+        let line = self.render(namespace, dimensions, super::level(), now_ms());
         let _ = std::io::stdout().lock().write_all(line.as_bytes());
     }
 
@@ -165,16 +167,10 @@ mod tests {
     use serde_json::Value;
 
     use super::*;
-    use crate::http::{Guard, Limits};
 
-    const ROUTE: Route = Route {
+    const ROUTE: RouteName = RouteName {
         method: "GET",
         path: "/api/v1/repos/{owner}/{repo}",
-        guard: Guard::Open,
-        archived: crate::http::Archived::Free,
-        sees: &[],
-        idempotent: false,
-        limits: Limits::SMALL,
     };
 
     fn cost() -> MetricsSnapshot {
@@ -189,7 +185,7 @@ mod tests {
 
     fn line<'a>(
         status: u16,
-        route: Option<&'a Route>,
+        route: Option<RouteName<'a>>,
         cost: &'a MetricsSnapshot,
     ) -> RequestLine<'a> {
         RequestLine {
@@ -218,7 +214,7 @@ mod tests {
     fn every_declared_metric_and_dimension_is_on_the_line() {
         let c = cost();
         for dimensions in [Dimensions::Function, Dimensions::Route] {
-            for route in [Some(&ROUTE), None] {
+            for route in [Some(ROUTE), None] {
                 let v = json(&line(200, route, &c), dimensions, LogLevel::Info);
                 let aws = &v["_aws"];
                 let ts = aws["Timestamp"].as_u64().expect("Timestamp is an integer");
@@ -265,7 +261,7 @@ mod tests {
     fn dimension_values_are_the_function_and_the_route_key() {
         let c = cost();
         let v = json(
-            &line(200, Some(&ROUTE), &c),
+            &line(200, Some(ROUTE), &c),
             Dimensions::Route,
             LogLevel::Info,
         );
@@ -287,7 +283,7 @@ mod tests {
     fn no_metrics_means_no_aws_object() {
         let c = cost();
         let v = json(
-            &line(200, Some(&ROUTE), &c),
+            &line(200, Some(ROUTE), &c),
             Dimensions::None,
             LogLevel::Info,
         );
@@ -299,7 +295,7 @@ mod tests {
     fn the_line_keeps_the_fields_the_benchmarks_read() {
         let c = cost();
         let v = json(
-            &line(201, Some(&ROUTE), &c),
+            &line(201, Some(ROUTE), &c),
             Dimensions::Function,
             LogLevel::Info,
         );
@@ -354,7 +350,7 @@ mod tests {
             (599, 0, 1),
         ] {
             let v = json(
-                &line(status, Some(&ROUTE), &c),
+                &line(status, Some(ROUTE), &c),
                 Dimensions::Function,
                 LogLevel::Info,
             );
@@ -378,7 +374,7 @@ mod tests {
             (LogLevel::Fatal, "FATAL"),
         ] {
             let v = json(
-                &line(200, Some(&ROUTE), &c),
+                &line(200, Some(ROUTE), &c),
                 Dimensions::Function,
                 configured,
             );

@@ -2,7 +2,7 @@
 //! straight into the table, as the stream consumer would have filed it:
 //! each issue with its index document (`Doc::derive`), listing entries
 //! (`lists::entries`) and counters (`counts::deltas`), each comment with its
-//! listing entries (`comments::stubs`). Nothing goes through the API or the
+//! listing entries (`index::stubs`). Nothing goes through the API or the
 //! stream; writes are BatchWriteItem calls, several in flight.
 //!
 //!     seed setup STATE USER_TOKEN USER500_TOKEN
@@ -70,7 +70,8 @@ use shared::{
     db::{self, Db, DbError, Item, keys},
     issues::{
         IssueRecord,
-        comments::{CommentRecord, stubs},
+        comments::CommentRecord,
+        index::stubs,
         index::{class::RepoFacts, counts, doc, lists},
     },
     labels::{self, LabelRecord},
@@ -135,6 +136,7 @@ impl Repo {
             private: Some(self.private),
             has_issues: Some(true),
             has_pull_requests: Some(true),
+            ..RepoStats::default()
         };
         let mut item = db::to_item(&stats)?;
         item.extend(keys::repo_stats(self.id));
@@ -852,10 +854,8 @@ async fn file(
         w.push(issue.to_item()?).await?;
         for c in own.into_iter().flatten() {
             w.push(c.to_item()?).await?;
-            for ((pk, sk), t) in stubs::stubs(c) {
-                let mut item = keys::key(&pk, &sk);
-                item.insert("t".into(), db::n(t));
-                w.push(item).await?;
+            for ((pk, sk), stub) in stubs::stubs(&c.place()) {
+                w.push(stub.item(&pk, &sk)).await?;
             }
         }
     }

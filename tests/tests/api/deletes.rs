@@ -1,6 +1,6 @@
 //! Deletes of parents with many children or links: an issue many issues
-//! depend on, a repository with many collaborators, an application with
-//! many domains. Each delete must succeed whatever the number of links
+//! depend on, a busy issue's comments, a repository with many
+//! collaborators, an application with many domains. Each delete must succeed whatever the number of links
 //! (they used to go in one transaction and fail over its item limit), and
 //! leave no link behind, neither over HTTP nor in the table.
 
@@ -8,6 +8,7 @@ use api_tests::{Api, Auth, TestUser, deploy::Team, table, unique};
 use aws_sdk_dynamodb::types::AttributeValue;
 use futures::{StreamExt, stream};
 use serde_json::{Value, json};
+use shared::{db::keys, issues::index::lists};
 
 /// How many links each parent gets: well over one transaction's worth.
 const MANY: usize = 60;
@@ -170,7 +171,9 @@ async fn deleting_an_issue_with_many_dependents_unlinks_them_all() {
             "issue {n} depends on nothing"
         );
     }
-    // Both sides of every link are gone from the table.
+    // Both sides of every link are gone from the table, once the clean-up
+    // job (the stream consumer's) is done.
+    api_tests::settle().await;
     assert_eq!(sort_keys(&pk(own_id), "DEP#").await, Vec::<String>::new());
     assert_eq!(
         sort_keys(&pk(public_id), "BLOCKS#").await,
@@ -185,6 +188,159 @@ async fn deleting_an_issue_with_many_dependents_unlinks_them_all() {
         (open_before, open_after),
         (Some(1), Some(0)),
         "open count drops by one"
+    );
+}
+
+/// The repository's comment listing, page by page (`limit` 10) until an
+/// empty one: each page's issue numbers, the total and the last page
+/// `Link` names.
+async fn comment_pages(
+    api: &Api,
+    who: &TestUser,
+    repo_path: &str,
+) -> (Vec<Vec<i64>>, Option<u64>, Option<String>) {
+    let mut pages = Vec::new();
+    let (mut total, mut last) = (None, None);
+    for page in 1.. {
+        let r = api
+            .call(
+                "GET",
+                &format!("{repo_path}/issues/comments?limit=10&page={page}"),
+                Auth::Token(&who.token),
+                None,
+            )
+            .await;
+        assert_eq!(r.status, 200, "page {page}: {:?}", r.body);
+        if page == 1 {
+            total = r.total();
+            last = r.header("link").and_then(|l| {
+                l.split(',')
+                    .find(|part| part.contains("rel=\"last\""))
+                    .and_then(|part| part.split("page=").nth(1))
+                    .map(|rest| rest.split(['&', '>']).next().unwrap_or("").to_string())
+            });
+        }
+        let numbers: Vec<i64> = r
+            .body
+            .as_array()
+            .expect("a list")
+            .iter()
+            .map(|c| {
+                let url = c["issue_url"].as_str().expect("issue_url");
+                url.rsplit('/')
+                    .next()
+                    .and_then(|n| n.parse().ok())
+                    .expect("a number")
+            })
+            .collect();
+        if numbers.is_empty() {
+            return (pages, total, last);
+        }
+        pages.push(numbers);
+        assert!(page < 100, "the listing ends");
+    }
+    unreachable!()
+}
+
+#[tokio::test]
+async fn deleting_a_busy_issue_leaves_no_hole_in_the_comment_pages() {
+    const BUSY: usize = 120;
+    const QUIET: usize = 40;
+    let api = Api::from_env();
+    let owner = api.new_user("dxbusy").await;
+    let repo = api.new_repo(&owner, "/api/v1/user/repos", false).await;
+    let repo_path = format!("/api/v1/repos/{}/{repo}", owner.name);
+    let busy = api.new_issue(&owner, &repo_path, "busy").await;
+    let quiet = api.new_issue(&owner, &repo_path, "quiet").await;
+    let id = repo_id(&api, &owner, &owner.name, &repo).await;
+    // Every fourth comment on the quiet issue, so the busy one's comments
+    // sit before, between and after them in the repository's listing.
+    let targets: Vec<i64> = (0..BUSY + QUIET)
+        .map(|i| if i % 4 == 3 { quiet } else { busy })
+        .collect();
+    let statuses: Vec<u16> = stream::iter(targets)
+        .map(|n| {
+            let (api, owner, repo_path) = (&api, &owner, &repo_path);
+            async move {
+                api.call(
+                    "POST",
+                    &format!("{repo_path}/issues/{n}/comments"),
+                    Auth::Token(&owner.token),
+                    Some(json!({"body": format!("on {n}")})),
+                )
+                .await
+                .status
+            }
+        })
+        .buffer_unordered(2)
+        .collect()
+        .await;
+    assert!(statuses.iter().all(|s| *s == 201), "{statuses:?}");
+    api_tests::settle().await;
+    let (pages, total, _) = comment_pages(&api, &owner, &repo_path).await;
+    assert_eq!(total, Some((BUSY + QUIET) as u64), "every comment counted");
+    assert_eq!(pages.len(), 16);
+
+    let r = api
+        .call(
+            "DELETE",
+            &format!("{repo_path}/issues/{busy}"),
+            Auth::Token(&owner.token),
+            None,
+        )
+        .await;
+    assert_eq!(r.status, 204, "delete the busy issue: {:?}", r.body);
+
+    // During the clean-up and after it, the same pages: full ones of the
+    // quiet issue's comments, as many as the total and `Link` say.
+    for moment in ["during the clean-up", "after the clean-up"] {
+        let (pages, total, last) = comment_pages(&api, &owner, &repo_path).await;
+        assert_eq!(total, Some(QUIET as u64), "{moment}: total");
+        assert_eq!(last.as_deref(), Some("4"), "{moment}: Link's last page");
+        assert_eq!(
+            pages.iter().map(Vec::len).collect::<Vec<_>>(),
+            [10, 10, 10, 10],
+            "{moment}: four full pages, no hole: {pages:?} (busy {busy}, quiet {quiet})"
+        );
+        assert!(
+            pages.iter().flatten().all(|n| *n == quiet),
+            "{moment}: only the quiet issue's comments: {pages:?}"
+        );
+        api_tests::settle().await;
+    }
+    // Nothing of the busy issue is left: comments, listing entries, and
+    // its number in the counters item.
+    let (client, table) = table().await;
+    let left = client
+        .query()
+        .table_name(&table)
+        .index_name("gsi1")
+        .key_condition_expression("gsi1pk = :pk")
+        .expression_attribute_values(":pk", AttributeValue::S(keys::issue_comments_pk(id, busy)))
+        .send()
+        .await
+        .expect("query the comments' index");
+    assert_eq!(left.count(), 0, "the busy issue's comments are gone");
+    // Entries' sort keys start with a zero-padded time.
+    let listed = sort_keys(&lists::kind_comments_pk(id, false, false), "0").await;
+    assert_eq!(listed.len(), QUIET, "the kind's listing holds the rest");
+    let own = sort_keys(&lists::issue_comments_pk(id, busy, false), "0").await;
+    assert_eq!(
+        own,
+        Vec::<String>::new(),
+        "the busy issue's listing is empty"
+    );
+    let stats = client
+        .get_item()
+        .table_name(&table)
+        .set_key(Some(keys::repo_stats(id)))
+        .consistent_read(true)
+        .send()
+        .await
+        .expect("read the counters item");
+    assert!(
+        !stats.item().is_some_and(|i| i.contains_key("purging")),
+        "no deleted issue is still being cleaned up: {stats:?}"
     );
 }
 

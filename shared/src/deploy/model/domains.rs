@@ -1,8 +1,6 @@
 //! Application domains: parsing and normalisation, generated domains, and
 //! the conflicts a request can meet (their claims are in `store::claims`).
 
-use serde::Serialize;
-
 use crate::Config;
 
 /// The most domains one application may carry, its own and its compose
@@ -161,15 +159,7 @@ pub fn generate(uuid: &str, wildcard: Option<&str>, ip: &str) -> String {
     format!("http://{uuid}.{host}.sslip.io")
 }
 
-/// One entry of a 409's `conflicts`.
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
-pub struct Conflict {
-    pub domain: String,
-    pub resource_name: String,
-    pub resource_uuid: Option<String>,
-    pub resource_type: &'static str,
-    pub message: String,
-}
+pub use crate::deploy::error::Conflict;
 
 /// The requested claims (`claim_form`s) that are the instance's own.
 pub fn instance_conflicts(config: &Config, claims: &[String]) -> Vec<Conflict> {

@@ -3,14 +3,14 @@
 //! the repository's context (`context::load`), each issue's document
 //! (`Doc::derive`), its comment words (`Doc::count_comment`, comment by
 //! comment in id order) and each comment's listing entries
-//! (`comments::stubs`).
+//! (`index::stubs`).
 
 use std::collections::{BTreeMap, HashMap};
 
 use serde::Deserialize;
 
 use super::super::{
-    Inventory, flag,
+    Inventory,
     inventory::{WORDS, words},
 };
 use crate::{
@@ -18,7 +18,7 @@ use crate::{
     db::{self, Item, keys, number, s, text},
     issues::{
         IssueRecord,
-        comments::CommentRecord,
+        index::stubs::{self, CommentPlace, Stub},
         index::{
             class::RepoFacts,
             context::RepoContext,
@@ -108,16 +108,8 @@ pub fn count_comment(counted: &mut BTreeMap<String, u32>, comment: &Item) {
     doc::count_words(counted, words(comment), 1);
 }
 
-/// A comment's listing entries with the time each carries, as
-/// `comments::stubs` writes them.
-pub fn stubs(c: &Item) -> BTreeMap<(String, String), i64> {
-    crate::issues::comments::stubs::stubs(&CommentRecord {
-        id: number(c, "id"),
-        repo_id: number(c, "repo_id"),
-        index: number(c, "index"),
-        is_pull: flag(c, "is_pull"),
-        created: number(c, "created"),
-        updated: number(c, "updated"),
-        ..CommentRecord::default()
-    })
+/// A comment's listing entries with what each carries, as
+/// `index::stubs` writes them.
+pub fn stubs(c: &Item) -> BTreeMap<(String, String), Stub> {
+    stubs::stubs(&CommentPlace::of(c))
 }

@@ -10,7 +10,7 @@
 //!   stored one, on condition it is unchanged); one of an issue or
 //!   repository that is gone is deleted;
 //! - listing entries (`IX#...`): those of every expected document
-//!   (`lists::entries`) and of every live comment (`comments::stubs`,
+//!   (`lists::entries`) and of every live comment (`index::stubs`,
 //!   with the time `t` they carry), and no other; every item of the
 //!   previous index (`SX#`, `SXN#`) goes;
 //! - counters (`IXC#<scope>#<shard>`): per scope and kind-and-state, the
@@ -44,7 +44,7 @@ use super::{
 };
 use crate::{
     db::{Item, keys, number, text},
-    issues::index::{counts, doc::Doc, lists},
+    issues::index::{counts, doc::Doc, lists, stubs::Stub},
 };
 
 /// Counter names (`counts::counter_name` of each kind and state).
@@ -68,14 +68,16 @@ impl Expected {
         inv: &Inventory,
         pk: String,
         sk: String,
-        t: Option<i64>,
+        stub: Option<Stub>,
     ) {
         self.entries.insert(entry_hash(&pk, &sk));
-        let (what, fix) = match (inv.entry(&pk, &sk), t) {
+        // An entry written before entries named their issue passes: the
+        // listings read the comment's own issue number where it lacks one.
+        let (what, fix) = match (inv.entry(&pk, &sk), stub) {
             (None, None) => ("missing search index entry", Fix::PutKey),
-            (None, Some(t)) => ("missing search index entry", Fix::PutStub { t }),
-            (Some(have), Some(t)) if have != Some(t) => {
-                ("search index entry with the wrong time", Fix::PutStub { t })
+            (None, Some(stub)) => ("missing search index entry", Fix::PutStub(stub)),
+            (Some(have), Some(stub)) if have != Some(stub.t) => {
+                ("search index entry with the wrong time", Fix::PutStub(stub))
             }
             _ => return,
         };
@@ -139,8 +141,8 @@ fn repository(
             continue;
         }
         expect::count_comment(comment_words.entry(index).or_default(), c);
-        for ((lpk, lsk), t) in expect::stubs(c) {
-            expected.entry(out, inv, lpk, lsk, Some(t));
+        for ((lpk, lsk), stub) in expect::stubs(c) {
+            expected.entry(out, inv, lpk, lsk, Some(stub));
         }
     }
     let cx = expect::context(inv, id, owner, name);

@@ -188,7 +188,7 @@ fn a_missing_entry_is_put() {
                 what: "missing search index entry",
                 pk: "IX#R:1#ei".into(),
                 sk: keys::index_place_sk(160, 1, 9),
-                fix: Fix::PutStub { t: 150 },
+                fix: Fix::PutStub(Stub { t: 150, issue: 1 }),
             },
             Finding {
                 what: "missing search index entry",
@@ -240,7 +240,7 @@ fn a_wrong_comment_time_is_rewritten() {
     let got = found(items);
     assert_eq!(got.len(), 1, "{got:#?}");
     assert_eq!(got[0].what, "search index entry with the wrong time");
-    assert_eq!(got[0].fix, Fix::PutStub { t: 160 });
+    assert_eq!(got[0].fix, Fix::PutStub(Stub { t: 160, issue: 1 }));
 }
 
 #[test]

@@ -110,6 +110,10 @@ impl From<E> for Error {
                 "the issue was changed by someone else after it was loaded; reload it and edit again"
                     .into(),
             ),
+            E::CleanupBacklog => Error::Unavailable(format!(
+                "{} deleted issues of this repository are still being cleaned up; retry",
+                crate::issues::MAX_PURGING
+            )),
             E::Busy => Error::Unavailable(
                 "the issue is being changed by many requests at once; retry".into(),
             ),

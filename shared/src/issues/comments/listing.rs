@@ -13,18 +13,22 @@
 //!   within it and still unchanged since, plus those edited within it
 //!   (created before): both ranges of the listings, merged. The page's
 //!   comments are then read by key, in full.
+//! - While a deleted issue's comments are being removed (the counters
+//!   item's `purging` set), a repository's listing walks its entries
+//!   whatever the page and passes over that issue's: each entry names its
+//!   issue, so they cost a few bytes each, and no page shows a hole.
 
-use std::collections::HashSet;
+use std::collections::BTreeSet;
 
 use super::super::{Error, IssueRecord, Result};
 use super::model::CommentRecord;
 use crate::{
     db::{self, Consistency, Db, keys},
-    http::paging::Page,
     issues::index::{
         lists,
-        walk::{Place, Walk},
+        walk::{Entry, Place, Walk},
     },
+    page::Page,
     repos::RepoStats,
 };
 
@@ -69,8 +73,17 @@ struct Source {
     /// Every comment of the listing (the counters).
     total: u64,
     repo_id: i64,
-    /// Leave out comments of issues deleted moments ago.
-    alive_only: bool,
+    /// Deleted issues whose comments are still being removed.
+    purging: BTreeSet<i64>,
+}
+
+impl Source {
+    /// Whether an entry may be shown: not a comment of a deleted issue
+    /// (an entry from before entries named their issue says 0: its
+    /// comment is checked once read).
+    fn shows(&self, e: &Entry) -> bool {
+        !self.purging.contains(&e.issue)
+    }
 }
 
 /// One issue's comments.
@@ -81,14 +94,14 @@ pub async fn of_issue(db: &Db, issue: &IssueRecord, window: Window, page: Page) 
         edited: vec![lists::issue_comments_pk(issue.repo_id, issue.index, true)],
         total: issue.comments.max(0) as u64,
         repo_id: issue.repo_id,
-        alive_only: false,
+        purging: BTreeSet::new(),
     };
     list(db, &source, window, page).await
 }
 
 /// A repository's comments on the kinds in `kinds` (`false` issues,
-/// `true` pull requests), merged oldest first. Comments of an issue
-/// deleted moments ago (whose removal is still under way) are left out.
+/// `true` pull requests), merged oldest first. Comments of deleted issues
+/// (whose removal is still under way) are passed over.
 pub async fn of_repo(
     db: &Db,
     repo_id: i64,
@@ -123,7 +136,7 @@ pub async fn of_repo(
             .collect(),
         total,
         repo_id,
-        alive_only: true,
+        purging: stats.purging.clone(),
     };
     list(db, &source, window, page).await
 }
@@ -137,11 +150,12 @@ async fn list(db: &Db, source: &Source, window: Window, page: Page) -> Result<Li
                 total: source.total,
             });
         }
-        let shown = if page.page == 1 {
+        let shown = if page.page == 1 && source.purging.is_empty() {
             first_page(db, source, size).await?
         } else {
             let mut walk = Walk::new(source.created.clone(), true, None);
-            let places = take(db, &mut walk, page.offset() + size + SLACK, usize::MAX).await?;
+            let need = page.offset() + size + SLACK;
+            let places = take_where(db, &mut walk, need, usize::MAX, |e| source.shows(e)).await?;
             let wanted: Vec<Place> = places.into_iter().skip(page.offset()).collect();
             let mut shown = fetch(db, source, &wanted).await?;
             shown.truncate(size);
@@ -170,7 +184,7 @@ async fn list(db: &Db, source: &Source, window: Window, page: Page) -> Result<Li
         early = edited
             .settled()
             .into_iter()
-            .filter(|e| e.extra < since)
+            .filter(|e| e.extra < since && source.shows(e))
             .map(|e| (e.extra, e.place.1, e.place.2))
             .collect();
         early.sort();
@@ -178,7 +192,7 @@ async fn list(db: &Db, source: &Source, window: Window, page: Page) -> Result<Li
     // Created within the window and not changed after it.
     let mut created = Walk::new(source.created.clone(), true, None).within(since, before);
     let need = (page.offset() + size).saturating_sub(early.len());
-    let keep = |e: &crate::issues::index::walk::Entry| e.extra <= before;
+    let keep = |e: &Entry| e.extra <= before && source.shows(e);
     let mut places = early.clone();
     places.extend(take_where(db, &mut created, need, COUNT_ENTRIES, keep).await?);
     let shown_places: Vec<Place> = places
@@ -203,11 +217,6 @@ async fn list(db: &Db, source: &Source, window: Window, page: Page) -> Result<Li
     })
 }
 
-/// The first `need` entries of a walk, reading at most `most` entries.
-async fn take(db: &Db, walk: &mut Walk, need: usize, most: usize) -> Result<Vec<Place>> {
-    take_where(db, walk, need, most, |_| true).await
-}
-
 /// The next `need` entries of a walk that `keep` accepts, reading at most
 /// `most` entries in all.
 async fn take_where(
@@ -215,7 +224,7 @@ async fn take_where(
     walk: &mut Walk,
     need: usize,
     most: usize,
-    keep: impl Fn(&crate::issues::index::walk::Entry) -> bool,
+    keep: impl Fn(&Entry) -> bool,
 ) -> Result<Vec<Place>> {
     let mut out = Vec::new();
     let mut chunk = need.clamp(20, 1000);
@@ -267,11 +276,12 @@ async fn first_page(db: &Db, source: &Source, size: usize) -> Result<Vec<Comment
         .collect();
     all.sort_by_key(|c| (c.created, c.id));
     all.truncate(size);
-    alive(db, source, all).await
+    Ok(all)
 }
 
 /// The comments at `places`, read by key (eventually consistent, like the
-/// index that placed them), in order; those gone meanwhile are left out.
+/// index that placed them), in order; those gone meanwhile, and those of
+/// deleted issues that an entry did not say, are left out.
 async fn fetch(db: &Db, source: &Source, places: &[Place]) -> Result<Vec<CommentRecord>> {
     let keys = places
         .iter()
@@ -283,36 +293,9 @@ async fn fetch(db: &Db, source: &Source, places: &[Place]) -> Result<Vec<Comment
         .into_iter()
         .map(db::from_item)
         .collect::<std::result::Result<_, _>>()?;
+    shown.retain(|c| !source.purging.contains(&c.index));
     shown.sort_by_key(|c| (c.created, c.id));
-    alive(db, source, shown).await
-}
-
-/// Leaves out comments of issues deleted moments ago (repository
-/// listings; one batched read of the issues' numbers).
-async fn alive(db: &Db, source: &Source, shown: Vec<CommentRecord>) -> Result<Vec<CommentRecord>> {
-    if !source.alive_only || shown.is_empty() {
-        return Ok(shown);
-    }
-    let numbers: Vec<i64> = shown
-        .iter()
-        .map(|c| c.index)
-        .collect::<HashSet<_>>()
-        .into_iter()
-        .collect();
-    let mut alive = HashSet::new();
-    for chunk in numbers.chunks(100) {
-        let keys = chunk
-            .iter()
-            .map(|n| keys::issue(source.repo_id, *n))
-            .collect();
-        for item in db.batch_get_projected(keys, Some(&["index"])).await? {
-            alive.insert(db::number(&item, "index"));
-        }
-    }
-    Ok(shown
-        .into_iter()
-        .filter(|c| alive.contains(&c.index))
-        .collect())
+    Ok(shown)
 }
 
 #[cfg(test)]

@@ -19,7 +19,6 @@ pub mod listing;
 pub mod model;
 pub mod ops;
 pub mod store;
-pub mod stubs;
 pub mod views;
 
 pub use model::CommentRecord;

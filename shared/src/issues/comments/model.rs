@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::super::{Error, IssueRecord, Result, fields};
 use crate::{
     db::{self, Item, keys},
+    issues::index::stubs::CommentPlace,
     repos::access::{Permission, Unit},
 };
 
@@ -31,6 +32,18 @@ pub struct CommentRecord {
 }
 
 impl CommentRecord {
+    /// Where it is listed (its listing entries' makings).
+    pub fn place(&self) -> CommentPlace {
+        CommentPlace {
+            id: self.id,
+            repo_id: self.repo_id,
+            index: self.index,
+            is_pull: self.is_pull,
+            created: self.created,
+            updated: self.updated,
+        }
+    }
+
     /// The stored item: the record under its repository and id, indexed
     /// under its issue (`gsi1`) and its repository's kind (`gsi2`).
     pub fn to_item(&self) -> Result<Item> {

@@ -2,7 +2,11 @@
 //! caller may see it, loads what its rules need, applies them ([`model`])
 //! and reads or writes through [`listing`] and [`store`].
 
-use super::super::{Error, IssueRecord, Result, mentions, search};
+use super::super::{
+    Error, IssueRecord, Result, mentions,
+    params::{self, Params},
+    rules,
+};
 use super::{
     listing::{self, Listed, Window},
     model::{self, CommentRecord},
@@ -11,7 +15,7 @@ use super::{
 use crate::{
     accounts::{blocks, users::UserRecord},
     db::{self, Db, keys},
-    http::paging::Page,
+    page::Page,
     repos::{
         self,
         access::{RepoContext, Unit},
@@ -110,10 +114,10 @@ pub async fn delete(db: &Db, ctx: &RepoContext, comment: &CommentRecord, me: &st
 }
 
 /// `since` and `before` of a listing's query (RFC 3339; else 422).
-pub fn window(q: search::Params) -> Result<Window> {
+pub fn window(q: Params) -> Result<Window> {
     Ok(Window {
-        since: search::instant(q, "since")?,
-        before: search::instant(q, "before")?,
+        since: params::instant(q, "since")?,
+        before: params::instant(q, "before")?,
     })
 }
 
@@ -125,7 +129,7 @@ pub async fn of_issue(db: &Db, issue: &IssueRecord, window: Window, page: Page) 
 /// `GET /issues/comments`: the comments on the kinds the caller may read
 /// (404 when neither).
 pub async fn of_repo(db: &Db, ctx: &RepoContext, window: Window, page: Page) -> Result<Listed> {
-    let kinds = search::readable_kinds(&ctx.perm);
+    let kinds = rules::readable_kinds(&ctx.perm);
     if kinds.is_empty() {
         return Err(Error::Hidden);
     }

@@ -219,18 +219,3 @@ pub async fn delete(db: &Db, c: &CommentRecord) -> Result<()> {
     }
     Err(Error::Busy)
 }
-
-/// Removes every comment of issue `index` (deleted, so unreachable; its
-/// counts went with it), one page of the index at a time, so memory holds
-/// a page whatever their number. Idempotent: batch deletes of what may be
-/// gone.
-pub async fn remove_all(db: &Db, repo_id: i64, index: i64) -> Result<()> {
-    let pk = keys::issue_comments_pk(repo_id, index);
-    db.delete_found(|q| {
-        q.index_name("gsi1")
-            .key_condition_expression("gsi1pk = :pk")
-            .expression_attribute_values(":pk", db::s(&pk))
-    })
-    .await?;
-    Ok(())
-}

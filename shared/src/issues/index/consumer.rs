@@ -1,24 +1,18 @@
 //! The index's handler of the table's stream: every change to an issue, a
 //! comment, a repository, an owner, a label, a milestone or a job is turned
-//! into document changes ([`super::apply`]). Changes of one repository's
+//! into document changes ([`super::apply`]); a deleted issue also starts
+//! the job that removes what it leaves ([`jobs::Work::Purge`]). Changes of one repository's
 //! issues, comments and jobs share its partition, so they arrive in order;
 //! each document remembers the position of the last change applied and
 //! skips one delivered again.
 
-use std::collections::HashMap;
-
 use futures::future::BoxFuture;
 
-use super::{
-    apply,
-    context::Cache,
-    doc::{self, Doc},
-    jobs,
-};
+use super::{apply, context::Cache, jobs, refile::Refile};
 use crate::{
     accounts::users::UserRecord,
-    db::{self, Consistency, Db, DbError, Item, keys},
-    issues::{IssueRecord, comments::CommentRecord},
+    db::{self, Db, DbError, Item, keys},
+    issues::IssueRecord,
     repos::RepoStats,
     stream::{Change, Handler},
 };
@@ -114,69 +108,13 @@ impl Handler for Indexer {
     }
 }
 
-/// Recomputes documents, as of one change.
-pub struct Refile<'a> {
-    cache: &'a Cache,
-    /// The change's stream position, when it comes from the documents'
-    /// own partition (the repository's), whose changes arrive in order;
-    /// positions of other partitions' changes are not comparable with it.
-    seq: Option<&'a str>,
-}
-
-impl Refile<'_> {
-    /// Files issue `index` of a repository as `issue` says (`None`: it is
-    /// gone), unless its document already reflects this change or a later
-    /// version of the issue.
-    pub async fn run(
-        &self,
-        db: &Db,
-        repo_id: i64,
-        index: i64,
-        issue: Option<IssueRecord>,
-    ) -> Result<(), DbError> {
-        let old = apply::load(db, repo_id, index).await?;
-        if let (Some(d), Some(seq)) = (&old, self.seq)
-            && d.seq.as_str() >= seq
-        {
-            return Ok(());
-        }
-        let new = match issue {
-            None => None,
-            Some(i) if old.as_ref().is_some_and(|d| d.version > i.version) => return Ok(()),
-            Some(i) => match self.cache.get(db, repo_id).await? {
-                // The repository is gone: its deletion's job drops the rest.
-                None => None,
-                Some(cx) => {
-                    let context = doc::Context {
-                        repo: &cx.facts,
-                        label_names: &cx.label_names,
-                        milestone_title: cx.milestone_titles.get(&i.milestone).map(String::as_str),
-                    };
-                    let mut d = Doc::derive(&i, &context, old.as_ref());
-                    if let Some(seq) = self.seq {
-                        d.seq = seq.to_string();
-                    }
-                    Some(d)
-                }
-            },
-        };
-        if old.is_none() && new.is_none() {
-            return Ok(());
-        }
-        apply::apply(db, old.as_ref(), new).await
-    }
-}
-
 impl Indexer {
     async fn on(&self, db: &Db, change: &Change) -> Result<(), DbError> {
         let Some(what) = subject(change.pk(), change.sk()) else {
             return Ok(());
         };
         let own_partition = change.pk().starts_with("REPO#");
-        let refile = Refile {
-            cache: &self.cache,
-            seq: own_partition.then_some(change.seq.as_str()),
-        };
+        let refile = Refile::new(&self.cache, own_partition.then_some(change.seq.as_str()));
         match what {
             Subject::Issue { repo_id, index } => {
                 let issue = change
@@ -184,7 +122,17 @@ impl Indexer {
                     .clone()
                     .map(db::from_item::<IssueRecord>)
                     .transpose()?;
-                refile.run(db, repo_id, index, issue).await
+                let deleted = issue.is_none();
+                refile.run(db, repo_id, index, issue).await?;
+                match (&change.old, deleted) {
+                    // Deleted: what it leaves goes, a page at a time.
+                    (Some(old), true) => {
+                        let comments = db::number(old, "comments").max(0);
+                        let work = jobs::Work::Purge { index, comments };
+                        jobs::start_repo(db, &refile, repo_id, &work).await
+                    }
+                    _ => Ok(()),
+                }
             }
             Subject::Comment { repo_id } => comment(db, change, repo_id).await,
             Subject::Repo { repo_id } => {
@@ -273,14 +221,11 @@ fn renamed(change: &Change, field: &str) -> bool {
 
 /// A comment's words move into or out of its issue's document.
 async fn comment(db: &Db, change: &Change, repo_id: i64) -> Result<(), DbError> {
-    let body = |i: &Option<Item>| -> Result<Option<CommentRecord>, DbError> {
-        i.clone().map(db::from_item::<CommentRecord>).transpose()
-    };
-    let (old, new) = (body(&change.old)?, body(&change.new)?);
-    let Some(index) = new.as_ref().or(old.as_ref()).map(|c| c.index) else {
+    let (old, new) = (body(&change.old), body(&change.new));
+    let Some(index) = new.or(old).map(|(index, _)| index) else {
         return Ok(());
     };
-    if old.as_ref().map(|c| &c.body) == new.as_ref().map(|c| &c.body) {
+    if old.map(|(_, b)| b) == new.map(|(_, b)| b) {
         return Ok(());
     }
     let Some(current) = apply::load(db, repo_id, index).await? else {
@@ -291,29 +236,21 @@ async fn comment(db: &Db, change: &Change, repo_id: i64) -> Result<(), DbError> 
         return Ok(());
     }
     let mut next = current.clone();
-    if let Some(c) = &old {
-        next.count_comment(&c.body, -1);
+    if let Some((_, body)) = old {
+        next.count_comment(body, -1);
     }
-    if let Some(c) = &new {
-        next.count_comment(&c.body, 1);
+    if let Some((_, body)) = new {
+        next.count_comment(body, 1);
     }
     next.seq = change.seq.clone();
     apply::apply(db, Some(&current), Some(next)).await
 }
 
-/// Issues of a repository by number, read fresh (`None`: gone).
-pub async fn read_issues(
-    db: &Db,
-    repo_id: i64,
-    numbers: &[i64],
-) -> Result<Vec<(i64, Option<IssueRecord>)>, DbError> {
-    let keys = numbers.iter().map(|n| keys::issue(repo_id, *n)).collect();
-    let mut found: HashMap<i64, IssueRecord> = HashMap::new();
-    for item in db.batch_get_many(keys, None, Consistency::Strong).await? {
-        let i: IssueRecord = db::from_item(item)?;
-        found.insert(i.index, i);
-    }
-    Ok(numbers.iter().map(|n| (*n, found.remove(n))).collect())
+/// A comment's issue number and body, as its image has them.
+fn body(image: &Option<Item>) -> Option<(i64, &str)> {
+    image
+        .as_ref()
+        .map(|i| (db::number(i, "index"), db::text(i, "body")))
 }
 
 #[cfg(test)]

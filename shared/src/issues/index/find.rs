@@ -34,8 +34,8 @@ use super::{
 };
 use crate::{
     db::{self, Consistency, Db, keys},
-    http::paging::Page,
     issues::{Error, IssueRecord, Result},
+    page::Page,
     repos::{
         self, RepoRecord, RepoStats,
         access::{Permission, Unit},

@@ -1,7 +1,8 @@
 //! Re-indexing jobs: what a change to a repository, an owner, a label or a
 //! milestone asks of many issues at once (a repository made private moves
 //! every issue to another audience; a renamed label is filed under its new
-//! name). A job is one item; the consumer does one page of its work each
+//! name), and the clean-up of what a deleted issue leaves (its comments
+//! and dependencies, [`super::purge`]). A job is one item; the consumer does one page of its work each
 //! time the item changes, and each page ends by writing the item again
 //! with where the next page starts, so the table's stream carries the job
 //! to its end a page at a time, however large, on AWS as under `make dev`.
@@ -14,8 +15,9 @@
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::{
-    consumer::{self, Refile},
     lists::{self, Scope},
+    purge,
+    refile::{self, Refile},
 };
 use crate::{
     db::{self, Db, DbError, Item, keys},
@@ -39,6 +41,9 @@ pub enum Work {
     Label(i64),
     /// Recompute the documents of the issues in a milestone.
     Milestone(i64),
+    /// Remove what a deleted issue leaves ([`purge`]): its
+    /// number and how many comments it counted.
+    Purge { index: i64, comments: i64 },
 }
 
 impl Work {
@@ -48,11 +53,21 @@ impl Work {
             Work::Drop => "drop".into(),
             Work::Label(id) => format!("label-{id}"),
             Work::Milestone(id) => format!("milestone-{id}"),
+            Work::Purge { index, comments } => format!("purge-{index}-{comments}"),
         }
     }
 
     pub fn parse(name: &str) -> Option<Work> {
         let id = |rest: &str| rest.parse().ok();
+        if let Some((index, comments)) = name
+            .strip_prefix("purge-")
+            .and_then(|rest| rest.split_once('-'))
+        {
+            return Some(Work::Purge {
+                index: index.parse().ok()?,
+                comments: comments.parse().ok()?,
+            });
+        }
         match name {
             "refile" => Some(Work::Refile),
             "drop" => Some(Work::Drop),
@@ -200,6 +215,10 @@ pub async fn owner_step(
 /// One page of a repository's job.
 async fn repo_page(db: &Db, refile: &Refile<'_>, repo_id: i64, step: Step) -> Result<(), DbError> {
     let (numbers, next) = match &step.work {
+        Work::Purge { index, comments } => {
+            let next = purge::page(db, repo_id, *index, *comments, &step.cursor).await?;
+            return step.finish(db, next).await;
+        }
         Work::Refile | Work::Drop => {
             page(
                 db,
@@ -221,7 +240,7 @@ async fn repo_page(db: &Db, refile: &Refile<'_>, repo_id: i64, step: Step) -> Re
     let issues: Vec<(i64, Option<IssueRecord>)> = if step.work == Work::Drop {
         numbers.iter().map(|n| (*n, None)).collect()
     } else {
-        consumer::read_issues(db, repo_id, &numbers).await?
+        refile::read_issues(db, repo_id, &numbers).await?
     };
     for (number, issue) in issues {
         refile.run(db, repo_id, number, issue).await?;
@@ -313,10 +332,15 @@ mod tests {
             Work::Drop,
             Work::Label(5),
             Work::Milestone(12),
+            Work::Purge {
+                index: 7,
+                comments: 600,
+            },
         ] {
             assert_eq!(Work::parse(&w.name()), Some(w));
         }
         assert_eq!(Work::parse("label-x"), None);
         assert_eq!(Work::parse("other"), None);
+        assert_eq!(Work::parse("purge-7"), None);
     }
 }

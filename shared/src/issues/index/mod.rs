@@ -26,7 +26,10 @@ pub mod doc;
 pub mod find;
 pub mod jobs;
 pub mod lists;
+pub mod purge;
 pub mod query;
+pub mod refile;
+pub mod stubs;
 pub mod walk;
 
 pub use consumer::Indexer;

@@ -24,6 +24,9 @@ pub struct Entry {
     /// The entry's `t` attribute, where its listing keeps one (0 else):
     /// comment listings keep the other of a comment's two times there.
     pub extra: i64,
+    /// The entry's `i` attribute, where its listing keeps one (0 else):
+    /// comment listings keep the comment's issue number there.
+    pub issue: i64,
 }
 
 impl Entry {
@@ -181,13 +184,16 @@ impl Walk {
                                 .set_exclusive_start_key(l.next.take())
                         })
                         .await?;
-                    let places: Vec<(Place, i64)> = out
+                    let places: Vec<(Place, i64, i64)> = out
                         .items
                         .unwrap_or_default()
                         .iter()
-                        .filter_map(|i| Some((place_of(db::text(i, "sk"))?, db::number(i, "t"))))
+                        .filter_map(|i| {
+                            let place = place_of(db::text(i, "sk"))?;
+                            Some((place, db::number(i, "t"), db::number(i, "i")))
+                        })
                         .collect();
-                    if let Some((p, _)) = places.last() {
+                    if let Some((p, _, _)) = places.last() {
                         l.last = Some(*p);
                     }
                     match out.last_evaluated_key {
@@ -199,9 +205,14 @@ impl Walk {
             });
         for (list, places) in try_join_all(reads).await? {
             self.read += places.len();
-            for (place, extra) in places {
+            for (place, extra, issue) in places {
                 if self.seen.insert((place.1, place.2)) {
-                    self.pool.push(Entry { place, list, extra });
+                    self.pool.push(Entry {
+                        place,
+                        list,
+                        extra,
+                        issue,
+                    });
                 }
             }
         }
@@ -269,6 +280,7 @@ mod tests {
                 place: *p,
                 list: 0,
                 extra: 0,
+                issue: 0,
             })
             .collect();
         w

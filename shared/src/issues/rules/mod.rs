@@ -225,5 +225,14 @@ pub fn readable(perm: &Permission, issue: IssueRecord) -> Result<IssueRecord> {
     }
 }
 
+/// The kinds (`false` issues, `true` pulls) a permission may read.
+pub fn readable_kinds(p: &Permission) -> Vec<bool> {
+    [(false, Unit::Issues), (true, Unit::Pulls)]
+        .into_iter()
+        .filter(|(_, u)| p.can_read(*u))
+        .map(|(k, _)| k)
+        .collect()
+}
+
 #[cfg(test)]
 mod tests;

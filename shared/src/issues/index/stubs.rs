@@ -2,7 +2,10 @@
 //! issue's listing and in its repository's listing of that kind, oldest
 //! first (`<created>#<repo>#<id>`, with the update time beside it), and,
 //! once edited, one in each listing of edited comments by update time
-//! (with the creation time beside it). A page past the first, and every
+//! (with the creation time beside it). Each entry also carries the
+//! comment's issue number (`i`), so a repository's listing can pass over
+//! the comments of a deleted issue still being removed without reading
+//! them (`comments::listing`). A page past the first, and every
 //! `since`/`before` window, reads these few bytes per comment rather than
 //! the comments, however long their bodies; the page's comments are then
 //! read by key. The table's stream consumer keeps them, from each
@@ -12,23 +15,74 @@ use std::collections::BTreeMap;
 
 use futures::future::BoxFuture;
 
-use super::CommentRecord;
+use aws_sdk_dynamodb::types::AttributeValue;
+
+use super::lists;
 use crate::{
     db::{self, Db, DbError, Item, keys},
-    issues::index::lists,
     stream::{Change, Handler},
 };
 
-/// A comment's listing entries, each with the time it carries beside its
-/// key.
-pub fn stubs(c: &CommentRecord) -> BTreeMap<(String, String), i64> {
+/// Where a comment is listed: what its entries are made of.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CommentPlace {
+    pub id: i64,
+    pub repo_id: i64,
+    /// Its issue's number.
+    pub index: i64,
+    pub is_pull: bool,
+    pub created: i64,
+    pub updated: i64,
+}
+
+impl CommentPlace {
+    /// The attributes a comment's item stores them in.
+    pub const ATTRIBUTES: [&'static str; 6] =
+        ["id", "repo_id", "index", "is_pull", "created", "updated"];
+
+    /// From a comment's item (or image, or projection of those attributes).
+    pub fn of(item: &Item) -> Self {
+        Self {
+            id: db::number(item, "id"),
+            repo_id: db::number(item, "repo_id"),
+            index: db::number(item, "index"),
+            is_pull: matches!(item.get("is_pull"), Some(AttributeValue::Bool(true))),
+            created: db::number(item, "created"),
+            updated: db::number(item, "updated"),
+        }
+    }
+}
+
+/// What a listing entry carries beside its key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Stub {
+    /// The comment's other time (update time in the listings by creation,
+    /// creation time in those by update).
+    pub t: i64,
+    /// The comment's issue number.
+    pub issue: i64,
+}
+
+impl Stub {
+    /// The entry's item.
+    pub fn item(&self, pk: &str, sk: &str) -> Item {
+        let mut item = keys::key(pk, sk);
+        item.insert("t".into(), db::n(self.t));
+        item.insert("i".into(), db::n(self.issue));
+        item
+    }
+}
+
+/// A comment's listing entries, each with what it carries beside its key.
+pub fn stubs(c: &CommentPlace) -> BTreeMap<(String, String), Stub> {
     let mut out = BTreeMap::new();
+    let stub = |t| Stub { t, issue: c.index };
     let created = keys::index_place_sk(c.created, c.repo_id, c.id);
     for pk in [
         lists::issue_comments_pk(c.repo_id, c.index, false),
         lists::kind_comments_pk(c.repo_id, c.is_pull, false),
     ] {
-        out.insert((pk, created.clone()), c.updated);
+        out.insert((pk, created.clone()), stub(c.updated));
     }
     if c.updated > c.created {
         let updated = keys::index_place_sk(c.updated, c.repo_id, c.id);
@@ -36,7 +90,7 @@ pub fn stubs(c: &CommentRecord) -> BTreeMap<(String, String), i64> {
             lists::issue_comments_pk(c.repo_id, c.index, true),
             lists::kind_comments_pk(c.repo_id, c.is_pull, true),
         ] {
-            out.insert((pk, updated.clone()), c.created);
+            out.insert((pk, updated.clone()), stub(c.created));
         }
     }
     out
@@ -65,22 +119,16 @@ impl Handler for Stubs {
 }
 
 async fn apply(db: &Db, change: &Change) -> Result<(), DbError> {
-    let of = |i: &Option<Item>| -> Result<BTreeMap<(String, String), i64>, DbError> {
-        Ok(i.clone()
-            .map(db::from_item::<CommentRecord>)
-            .transpose()?
-            .map(|c| stubs(&c))
-            .unwrap_or_default())
+    let of = |i: &Option<Item>| {
+        i.as_ref()
+            .map(|i| stubs(&CommentPlace::of(i)))
+            .unwrap_or_default()
     };
-    let (old, new) = (of(&change.old)?, of(&change.new)?);
+    let (old, new) = (of(&change.old), of(&change.new));
     let puts: Vec<Item> = new
         .iter()
         .filter(|(k, t)| old.get(k) != Some(t))
-        .map(|((pk, sk), t)| {
-            let mut item = keys::key(pk, sk);
-            item.insert("t".into(), db::n(*t));
-            item
-        })
+        .map(|((pk, sk), stub)| stub.item(pk, sk))
         .collect();
     let deletes: Vec<Item> = old
         .keys()
@@ -97,27 +145,26 @@ mod tests {
 
     #[test]
     fn a_comment_is_listed_under_its_issue_and_kind_and_once_edited_by_update() {
-        let c = CommentRecord {
+        let c = CommentPlace {
             id: 9,
             repo_id: 7,
             index: 3,
             is_pull: true,
             created: 100,
             updated: 100,
-            ..CommentRecord::default()
         };
         let plain: Vec<String> = stubs(&c).into_keys().map(|(pk, _)| pk).collect();
         assert_eq!(plain, ["IX#R:7#c:3", "IX#R:7#cp"]);
-        let edited = CommentRecord { updated: 150, ..c };
+        let edited = CommentPlace { updated: 150, ..c };
         let got = stubs(&edited);
         assert_eq!(got.len(), 4);
         assert_eq!(
             got.get(&("IX#R:7#e:3".to_string(), keys::index_place_sk(150, 7, 9))),
-            Some(&100)
+            Some(&Stub { t: 100, issue: 3 })
         );
         assert_eq!(
             got.get(&("IX#R:7#cp".to_string(), keys::index_place_sk(100, 7, 9))),
-            Some(&150)
+            Some(&Stub { t: 150, issue: 3 })
         );
     }
 }

@@ -1,0 +1,33 @@
+//! What lives for the whole process of a function, built once at cold
+//! start: configuration, the DynamoDB client, and what tokens resolved to
+//! lately. The HTTP router and the stream consumer both run on it.
+
+use std::sync::Arc;
+
+use crate::{
+    Config,
+    auth::TokenCache,
+    db::{self, Db},
+};
+
+/// What lives for the whole process: configuration, the DynamoDB client
+/// and what tokens resolved to lately.
+#[derive(Clone)]
+pub struct App {
+    pub config: Arc<Config>,
+    pub db: Db,
+    pub tokens: Arc<TokenCache>,
+}
+
+impl App {
+    pub async fn new(config: Config) -> Self {
+        let clients = db::connect(&config).await;
+        let db = Db::new(clients, config.table_name.clone())
+            .with_transaction_limit(config.transaction_limit);
+        Self {
+            tokens: Arc::new(TokenCache::new(config.token_cache_ttl)),
+            config: Arc::new(config),
+            db,
+        }
+    }
+}
