@@ -14,7 +14,7 @@ use shared::{
 };
 
 pub async fn list(cx: &Ctx) -> Result<Response> {
-    let (org, all) = teams::list_visible(&cx.db, &cx.caller, cx.param("org")).await?;
+    let (org, all) = orgs::visible_teams(&cx.db, &cx.caller, cx.param("org")).await?;
     let page = paging::Page::from_query(&cx.query, &cx.config);
     let body: Vec<Team> = page
         .slice(&all)
@@ -34,7 +34,7 @@ pub async fn create(cx: &Ctx) -> Result<Response> {
 }
 
 pub async fn get(cx: &Ctx) -> Result<Response> {
-    let (team, org) = teams::view(&cx.db, &cx.caller, cx.id_param("id")?).await?;
+    let (team, org) = orgs::team_view(&cx.db, &cx.caller, cx.id_param("id")?).await?;
     cx.reply(StatusCode::OK, &Team::new(&team, Some(&org)))
 }
 

@@ -4,7 +4,9 @@ use lambda_http::http::StatusCode;
 use shared::{
     Result,
     accounts::{
+        lookup,
         options::CreateUserOption,
+        principal,
         users::{self, NewUser},
         views::User,
     },
@@ -12,7 +14,7 @@ use shared::{
 };
 
 pub async fn create(cx: &Ctx) -> Result<Response> {
-    users::site_admin(&cx.caller)?;
+    principal::site_admin(&cx.caller)?;
     let new: NewUser = cx.json::<CreateUserOption>()?.try_into()?;
     let user = users::create(&cx.db, new).await?;
     cx.reply(
@@ -28,6 +30,6 @@ pub async fn me(cx: &Ctx) -> Result<Response> {
 
 /// A user or organisation by name, if the caller may see it.
 pub async fn get(cx: &Ctx) -> Result<Response> {
-    let user = users::find_visible(&cx.db, cx.param("username"), &cx.caller).await?;
+    let user = lookup::find_visible(&cx.db, cx.param("username"), &cx.caller).await?;
     cx.reply(StatusCode::OK, &User::new(&user, &cx.caller, &cx.config))
 }

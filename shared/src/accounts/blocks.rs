@@ -6,9 +6,9 @@ use super::{
     Error, Result,
     names::fold,
     orgs,
-    principal::Caller,
+    principal::{self, Caller},
     teams,
-    users::{self, UserRecord},
+    users::UserRecord,
 };
 use crate::{
     db::{self, Db, keys},
@@ -31,10 +31,10 @@ async fn parties(
     user: &str,
 ) -> Result<(UserRecord, UserRecord)> {
     let blocker = match blocker {
-        Blocker::Me => users::signed_in(caller)?.user.clone(),
+        Blocker::Me => principal::signed_in(caller)?.user.clone(),
         Blocker::Org(name) => orgs::owned(db, caller, name).await?,
     };
-    let user = users::find_user(db, user, caller).await?;
+    let user = principal::find_user(db, user, caller).await?;
     if user.id == blocker.id {
         return Err(Error::BlockSelf);
     }

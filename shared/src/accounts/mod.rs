@@ -3,6 +3,7 @@
 
 pub mod blocks;
 mod error;
+pub mod lookup;
 pub mod names;
 pub mod options;
 pub mod orgs;

@@ -2,10 +2,10 @@
 //! Owners team and the creator as that team's first member.
 
 use super::{
-    Error, Result,
+    Error, Result, lookup,
     names::{Email, OwnerName, Visibility},
-    principal::Caller,
-    teams,
+    principal::{self, Caller},
+    teams::{self, TeamRecord},
     users::{self, OwnerKind, UserRecord},
 };
 use crate::{db::Db, time};
@@ -71,14 +71,14 @@ pub async fn get(db: &Db, name: &str) -> Result<Option<UserRecord>> {
 /// The organisation named `name`, if the caller may see it.
 pub async fn visible(db: &Db, caller: &Caller, name: &str) -> Result<UserRecord> {
     match get(db, name).await? {
-        Some(org) if users::visible_to(db, &org, caller).await? => Ok(org),
+        Some(org) if lookup::visible_to(db, &org, caller).await? => Ok(org),
         _ => Err(Error::NoSuchOrg(name.to_string())),
     }
 }
 
 /// The caller must own the organisation (or be a site admin).
 pub async fn require_owner(db: &Db, caller: &Caller, org: &UserRecord) -> Result<()> {
-    let me = users::signed_in(caller)?;
+    let me = principal::signed_in(caller)?;
     if me.is_site_admin() || teams::is_owner(db, &org.name, &me.user.name).await? {
         Ok(())
     } else {
@@ -88,7 +88,7 @@ pub async fn require_owner(db: &Db, caller: &Caller, org: &UserRecord) -> Result
 
 /// The caller must belong to the organisation (or be a site admin).
 pub async fn require_member(db: &Db, caller: &Caller, org: &UserRecord) -> Result<()> {
-    let me = users::signed_in(caller)?;
+    let me = principal::signed_in(caller)?;
     if me.is_site_admin() || teams::is_member(db, &org.name, &me.user.name).await? {
         Ok(())
     } else {
@@ -105,9 +105,31 @@ pub async fn owned(db: &Db, caller: &Caller, name: &str) -> Result<UserRecord> {
 
 /// Who may create organisations: signed-in users who are not restricted.
 pub fn may_create(caller: &Caller) -> Result<&UserRecord> {
-    let me = users::signed_in(caller)?;
+    let me = principal::signed_in(caller)?;
     if me.user.restricted {
         return Err(Error::Restricted);
     }
     Ok(&me.user)
+}
+
+/// A team as its organisation's members see it (`GET /teams/{id}`), with
+/// its organisation.
+pub async fn team_view(db: &Db, caller: &Caller, id: i64) -> Result<(TeamRecord, UserRecord)> {
+    let seen = teams::find(db, caller, id).await?;
+    let org = get(db, &seen.team.org)
+        .await?
+        .ok_or(Error::NoSuchTeam(id))?;
+    Ok((seen.team, org))
+}
+
+/// An organisation's teams, for its members.
+pub async fn visible_teams(
+    db: &Db,
+    caller: &Caller,
+    org: &str,
+) -> Result<(UserRecord, Vec<TeamRecord>)> {
+    let org = visible(db, caller, org).await?;
+    require_member(db, caller, &org).await?;
+    let teams = teams::list(db, &org.name).await?;
+    Ok((org, teams))
 }

@@ -2,7 +2,13 @@
 //! nobody. Authentication (`crate::auth`) builds these; the rules of every
 //! area read them.
 
-use super::{scope::Scopes, users::model::UserRecord};
+use super::{
+    Error, Result,
+    names::same,
+    scope::Scopes,
+    users::{get, model::UserRecord},
+};
+use crate::db::Db;
 
 /// How the caller proved who they are.
 #[derive(Clone, Debug)]
@@ -65,6 +71,67 @@ impl Caller {
 }
 
 /// Callers for unit tests of the rules that look at them.
+/// The caller, who must be signed in.
+pub fn signed_in(caller: &Caller) -> Result<&Principal> {
+    caller.principal().ok_or(Error::SignInRequired)
+}
+
+/// The caller, who must be a site admin.
+pub fn site_admin(caller: &Caller) -> Result<&Principal> {
+    let me = signed_in(caller)?;
+    if me.is_site_admin() {
+        Ok(me)
+    } else {
+        Err(Error::NotSiteAdmin)
+    }
+}
+
+/// Like [`get`], but answers from the caller's own record (already read by
+/// authentication) when the name is theirs: one read less.
+pub async fn get_for(db: &Db, name: &str, caller: &Caller) -> Result<Option<UserRecord>> {
+    match caller.principal() {
+        Some(p) if same(&p.user.name, name) => Ok(Some(p.user.clone())),
+        _ => get(db, name).await,
+    }
+}
+
+/// A user (not an organisation) by name, whether or not the caller may
+/// see them: the target of tokens, blocks and team members.
+pub async fn find_user(db: &Db, name: &str, caller: &Caller) -> Result<UserRecord> {
+    match get_for(db, name, caller).await? {
+        Some(u) if !u.is_org() => Ok(u),
+        _ => Err(Error::NoSuchUser(name.to_string())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn who_is_signed_in_and_who_is_admin() {
+        let user = |is_admin| {
+            Caller::User(Box::new(Principal {
+                user: UserRecord {
+                    is_admin,
+                    ..UserRecord::ghost()
+                },
+                via: Via::Password,
+            }))
+        };
+        assert!(matches!(
+            signed_in(&Caller::Anonymous),
+            Err(Error::SignInRequired)
+        ));
+        assert!(matches!(
+            site_admin(&Caller::Anonymous),
+            Err(Error::SignInRequired)
+        ));
+        assert!(matches!(site_admin(&user(false)), Err(Error::NotSiteAdmin)));
+        assert!(site_admin(&user(true)).is_ok());
+    }
+}
+
 #[cfg(test)]
 pub(crate) mod fixtures {
     use super::{Caller, Principal, Via};

@@ -8,10 +8,10 @@ use serde::{Deserialize, Serialize};
 use super::{
     Error, Result,
     names::{fold, same},
-    principal::{Caller, Via},
+    principal::{self, Caller, Via},
     scope::Scopes,
     secret as token, teams,
-    users::{self, UserRecord},
+    users::UserRecord,
 };
 use crate::{
     db::{self, Db, keys},
@@ -85,8 +85,8 @@ impl TokenRequest {
 /// admin's, whose scopes would otherwise be escaped), as that user or as a
 /// site admin.
 pub async fn manageable(db: &Db, caller: &Caller, name: &str) -> Result<UserRecord> {
-    let me = users::signed_in(caller)?;
-    let user = users::find_user(db, name, caller).await?;
+    let me = principal::signed_in(caller)?;
+    let user = principal::find_user(db, name, caller).await?;
     if let Via::Token { .. } = me.via {
         return Err(Error::PasswordRequired);
     }

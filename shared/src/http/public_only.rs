@@ -10,7 +10,7 @@
 use super::{Guard, Route, Sees};
 use crate::{
     Error, Result,
-    accounts::{names::Visibility, teams, users},
+    accounts::{lookup, names::Visibility, principal, teams},
     auth::{Caller, scope::Category},
     db::Db,
     repos::{self, access},
@@ -124,10 +124,10 @@ async fn public(db: &Db, caller: &Caller, t: &Target<'_>, sees: Sees) -> Result<
 /// reaches all of an organisation's repositories (`read` false) also
 /// requires that it holds no private one.
 async fn owner_is_public(db: &Db, caller: &Caller, name: &str, read: bool) -> Result<bool> {
-    let Some(owner) = users::get_for(db, name, caller).await? else {
+    let Some(owner) = principal::get_for(db, name, caller).await? else {
         return Ok(true);
     };
-    if !users::visible_to(db, &owner, caller).await? {
+    if !lookup::visible_to(db, &owner, caller).await? {
         return Ok(true);
     }
     if owner.visibility != Visibility::Public {

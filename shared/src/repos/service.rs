@@ -10,7 +10,7 @@ use crate::{
         blocks,
         names::same,
         orgs,
-        principal::Caller,
+        principal::{self, Caller},
         teams::{self, AccessMode, TeamRecord},
         users::{self, UserRecord},
     },
@@ -33,9 +33,9 @@ pub enum Namespace<'a> {
 /// The owner a new repository would get, once the caller may create there.
 pub async fn creatable_owner(db: &Db, caller: &Caller, ns: Namespace<'_>) -> Result<UserRecord> {
     match ns {
-        Namespace::Mine => Ok(users::signed_in(caller)?.user.clone()),
+        Namespace::Mine => Ok(principal::signed_in(caller)?.user.clone()),
         Namespace::Org(name) => {
-            let me = users::signed_in(caller)?;
+            let me = principal::signed_in(caller)?;
             let org = orgs::visible(db, caller, name).await?;
             if !me.is_site_admin() {
                 let teams = teams::memberships(db, &org.name, &me.user.name).await?;
@@ -49,7 +49,7 @@ pub async fn creatable_owner(db: &Db, caller: &Caller, ns: Namespace<'_>) -> Res
             Ok(org)
         }
         Namespace::User(name) => {
-            users::site_admin(caller)?;
+            principal::site_admin(caller)?;
             users::get(db, name)
                 .await?
                 .ok_or_else(|| crate::accounts::Error::NoSuchUser(name.to_string()).into())

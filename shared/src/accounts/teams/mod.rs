@@ -14,9 +14,9 @@ pub use model::*;
 pub use store::*;
 
 use super::{
-    Error, Result, orgs,
-    principal::Caller,
-    users::{self, UserRecord},
+    Error, Result,
+    principal::{self, Caller},
+    users::UserRecord,
 };
 use crate::db::Db;
 
@@ -38,7 +38,7 @@ const NO_ORG: &str = "";
 /// memberships in its organisation, or in none), so neither the answer
 /// nor the work behind it tells a hidden team from a missing one.
 pub async fn find(db: &Db, caller: &Caller, id: i64) -> Result<Seen> {
-    let me = users::signed_in(caller)?;
+    let me = principal::signed_in(caller)?;
     let team = get(db, id).await?;
     if me.is_site_admin() {
         return team
@@ -56,28 +56,6 @@ pub async fn find(db: &Db, caller: &Caller, id: i64) -> Result<Seen> {
     }
 }
 
-/// A team as its organisation's members see it (`GET /teams/{id}`), with
-/// its organisation.
-pub async fn view(db: &Db, caller: &Caller, id: i64) -> Result<(TeamRecord, UserRecord)> {
-    let seen = find(db, caller, id).await?;
-    let org = orgs::get(db, &seen.team.org)
-        .await?
-        .ok_or(Error::NoSuchTeam(id))?;
-    Ok((seen.team, org))
-}
-
-/// An organisation's teams, for its members.
-pub async fn list_visible(
-    db: &Db,
-    caller: &Caller,
-    org: &str,
-) -> Result<(UserRecord, Vec<TeamRecord>)> {
-    let org = orgs::visible(db, caller, org).await?;
-    orgs::require_member(db, caller, &org).await?;
-    let teams = list(db, &org.name).await?;
-    Ok((org, teams))
-}
-
 /// A team of an organisation the caller owns, and a user to add to or
 /// remove from it.
 async fn owned_team_and_user(
@@ -90,7 +68,7 @@ async fn owned_team_and_user(
     if !seen.owner {
         return Err(Error::NotOrgOwner);
     }
-    let user = users::find_user(db, user, caller).await?;
+    let user = principal::find_user(db, user, caller).await?;
     Ok((seen.team, user))
 }
 

@@ -6,7 +6,6 @@ use serde::{Deserialize, Serialize};
 use crate::accounts::{
     Error, Result,
     names::{Email, OwnerName, Visibility, fold},
-    principal::{Caller, Principal},
 };
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -110,19 +109,4 @@ pub fn parse_password(raw: Option<String>) -> Result<Option<String>> {
         return Err(Error::PasswordTooShort(MIN_PASSWORD_LEN));
     }
     Ok(password)
-}
-
-/// The caller, who must be signed in.
-pub fn signed_in(caller: &Caller) -> Result<&Principal> {
-    caller.principal().ok_or(Error::SignInRequired)
-}
-
-/// The caller, who must be a site admin.
-pub fn site_admin(caller: &Caller) -> Result<&Principal> {
-    let me = signed_in(caller)?;
-    if me.is_site_admin() {
-        Ok(me)
-    } else {
-        Err(Error::NotSiteAdmin)
-    }
 }

@@ -3,12 +3,7 @@
 
 use super::model::{NewUser, OwnerKind, UserRecord};
 use crate::{
-    accounts::{
-        Error, Result,
-        names::{fold, same},
-        password,
-        principal::Caller,
-    },
+    accounts::{Error, Result, names::fold, password},
     db::{self, Db, DbError, Tx, keys},
     time,
 };
@@ -73,13 +68,4 @@ pub async fn create(db: &Db, new: NewUser) -> Result<UserRecord> {
 /// A user or organisation by name (case-insensitive).
 pub async fn get(db: &Db, name: &str) -> Result<Option<UserRecord>> {
     Ok(db.get_as(keys::owner(name)).await?)
-}
-
-/// Like [`get`], but answers from the caller's own record (already read by
-/// authentication) when the name is theirs: one read less.
-pub async fn get_for(db: &Db, name: &str, caller: &Caller) -> Result<Option<UserRecord>> {
-    match caller.principal() {
-        Some(p) if same(&p.user.name, name) => Ok(Some(p.user.clone())),
-        _ => get(db, name).await,
-    }
 }

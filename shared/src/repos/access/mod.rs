@@ -14,9 +14,9 @@ use super::{Error, RepoRecord, Result};
 use crate::{
     accounts::{
         names::{Visibility, fold},
-        principal::{Caller, Principal},
+        principal::{self, Caller, Principal},
         teams::{self, AccessMode, Membership},
-        users::{self, OwnerKind, UserRecord},
+        users::{OwnerKind, UserRecord},
     },
     db::{self, Db, keys},
 };
@@ -239,7 +239,7 @@ pub async fn load(db: &Db, caller: &Caller, owner: &str, name: &str) -> Result<R
         }
     };
     let (owner_rec, repo, memberships, blocked) = tokio::join!(
-        users::get_for(db, owner, caller),
+        principal::get_for(db, owner, caller),
         super::get(db, owner, name),
         memberships,
         blocked
@@ -353,7 +353,7 @@ impl RepoContext {
     /// (404); then the caller must be signed in (401), as Gitea orders
     /// them; one who may write neither unit gets 403.
     pub fn writer(self, caller: &Caller) -> Result<Self> {
-        users::signed_in(caller)?;
+        principal::signed_in(caller)?;
         if !self.perm.can_write_issues_or_pulls() {
             return Err(Error::NotWriter);
         }
@@ -363,7 +363,7 @@ impl RepoContext {
     /// Repository admins only (settings, collaborators), after the same
     /// 404-then-401 order.
     pub fn admin(self, caller: &Caller) -> Result<Self> {
-        users::signed_in(caller)?;
+        principal::signed_in(caller)?;
         if !self.perm.is_admin() {
             return Err(Error::NotAdmin);
         }
@@ -372,7 +372,7 @@ impl RepoContext {
 
     /// The owner's access only (deleting the repository).
     pub fn owner(self, caller: &Caller) -> Result<Self> {
-        users::signed_in(caller)?;
+        principal::signed_in(caller)?;
         if self.perm.mode < AccessMode::Owner {
             return Err(Error::NotOwner);
         }
