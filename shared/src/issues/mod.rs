@@ -25,6 +25,7 @@ mod opening;
 pub mod ops;
 pub mod options;
 pub mod pull_list;
+pub mod reactions;
 pub mod rules;
 pub mod search;
 pub mod views;
