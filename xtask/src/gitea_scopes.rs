@@ -70,6 +70,13 @@ mod tests {
             Some(Category::Issue)
         );
         assert_eq!(gitea("/api/v1/repos/issues/search"), Some(Category::Issue));
+        // Reactions are in Gitea's issue group, on comments too.
+        for path in [
+            "/api/v1/repos/{owner}/{repo}/issues/{index}/reactions",
+            "/api/v1/repos/{owner}/{repo}/issues/comments/{id}/reactions",
+        ] {
+            assert_eq!(gitea(path), Some(Category::Issue), "{path}");
+        }
         assert_eq!(gitea("/api/v1/version"), None);
     }
 }

@@ -1,7 +1,8 @@
 //! Issues function: issues and pull-request records in Gitea's wire
 //! format. Every handler resolves the repository and the caller's
 //! permission once (`shared::repos::access`), then delegates the write to
-//! `shared::issues::ops` (comments: `shared::issues::comments::ops`),
+//! `shared::issues::ops` (comments: `shared::issues::comments::ops`,
+//! reactions: `shared::issues::reactions::ops`),
 //! which applies the rules and keeps numbers and counters exact.
 
 mod comments;
@@ -10,6 +11,7 @@ mod deps;
 mod handlers;
 mod lock;
 mod pulls;
+mod reactions;
 
 use shared::{
     auth::scope::Category::{Issue, Repository},
@@ -138,7 +140,31 @@ shared::routes! {
     DELETE "/api/v1/repos/{owner}/{repo}/issues/{index}/lock" {
         guard: Scope(Issue), archived: Locked, sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
     } => lock::unlock;
+
+    // Reactions on issues (pull requests included) and on comments
+    // (Gitea's `issue_reaction.go`): paged like every list.
+    GET "/api/v1/repos/{owner}/{repo}/issues/{index}/reactions" {
+        guard: Scope(Issue), archived: Free, sees: Sees::REPO, idempotent: false, limits: REACTIONS,
+    } => reactions::list_issue;
+    POST "/api/v1/repos/{owner}/{repo}/issues/{index}/reactions" {
+        guard: Scope(Issue), archived: Locked, sees: Sees::REPO, idempotent: true, limits: Limits::SMALL,
+    } => reactions::add_issue;
+    DELETE "/api/v1/repos/{owner}/{repo}/issues/{index}/reactions" {
+        guard: Scope(Issue), archived: Locked, sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
+    } => reactions::remove_issue;
+    GET "/api/v1/repos/{owner}/{repo}/issues/comments/{id}/reactions" {
+        guard: Scope(Issue), archived: Free, sees: Sees::REPO, idempotent: false, limits: REACTIONS,
+    } => reactions::list_comment;
+    POST "/api/v1/repos/{owner}/{repo}/issues/comments/{id}/reactions" {
+        guard: Scope(Issue), archived: Locked, sees: Sees::REPO, idempotent: true, limits: Limits::SMALL,
+    } => reactions::add_comment;
+    DELETE "/api/v1/repos/{owner}/{repo}/issues/comments/{id}/reactions" {
+        guard: Scope(Issue), archived: Locked, sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
+    } => reactions::remove_comment;
 }
 
 /// A comment list: bodies may be left out.
 const COMMENTS: Limits = Limits::list(&["body"]);
+
+/// A reaction list: short elements, nothing to leave out.
+const REACTIONS: Limits = Limits::list(&[]);

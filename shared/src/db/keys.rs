@@ -224,6 +224,65 @@ pub fn comment_list_sk(created: i64, id: i64) -> String {
     format!("{created:020}#{id:020}")
 }
 
+// --- Reactions on issues and comments: under their repository, every
+// reaction of an issue (its comments' included) under one prefix, so they
+// go together. Per target (the issue, or one comment): a claim per user
+// and content (its key is the uniqueness guard), an entry in creation
+// order (the listing) and a counter (`X-Total-Count`).
+
+pub const REACTION_PREFIX: &str = "REACT#";
+
+/// Every reaction item of issue `index`, its comments' included.
+pub fn issue_reactions_prefix(index: i64) -> String {
+    format!("{REACTION_PREFIX}{index:020}#")
+}
+
+/// Every reaction item of one target of issue `index`: the issue itself
+/// (`comment` is `None`) or one of its comments.
+pub fn reaction_target_prefix(index: i64, comment: Option<i64>) -> String {
+    match comment {
+        None => format!("{}I#", issue_reactions_prefix(index)),
+        Some(id) => format!("{}C{id:020}#", issue_reactions_prefix(index)),
+    }
+}
+
+/// The target's reaction count.
+pub fn reaction_count(repo_id: i64, target_prefix: &str) -> Item {
+    key(&repo_pk(repo_id), &format!("{target_prefix}N"))
+}
+
+/// `user`'s reaction `content` on the target: one per user and content.
+pub fn reaction_claim(repo_id: i64, target_prefix: &str, user: &str, content: &str) -> Item {
+    key(
+        &repo_pk(repo_id),
+        &format!("{target_prefix}U#{}#{content}", fold(user)),
+    )
+}
+
+/// Where the entries of the target's listing begin.
+pub fn reaction_entries_prefix(target_prefix: &str) -> String {
+    format!("{target_prefix}T#")
+}
+
+/// The reaction's entry in the target's listing: oldest first, by the
+/// microsecond it was made (then user and content).
+pub fn reaction_entry(
+    repo_id: i64,
+    target_prefix: &str,
+    at: i64,
+    user: &str,
+    content: &str,
+) -> Item {
+    key(
+        &repo_pk(repo_id),
+        &format!(
+            "{}{at:020}#{}#{content}",
+            reaction_entries_prefix(target_prefix),
+            fold(user)
+        ),
+    )
+}
+
 /// Search's index of repositories (`gsi2`), one partition per visibility.
 pub fn repos_by_visibility(private: bool) -> String {
     if private {

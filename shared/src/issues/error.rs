@@ -103,6 +103,13 @@ pub enum Error {
     #[error("no such comment in this repository, or not readable")]
     NoSuchComment,
 
+    // Reactions.
+    /// A reaction outside Gitea's allowed set (as sent).
+    #[error("{0:?} is not an allowed reaction")]
+    ForbiddenReaction(String),
+    #[error("the issue is locked: only writers change its reactions")]
+    ReactionLocked,
+
     // State.
     #[error("the pull request is merged")]
     Merged,

@@ -27,6 +27,7 @@ pub mod ops;
 pub mod options;
 pub mod params;
 pub mod pull_list;
+pub mod reactions;
 pub mod rules;
 pub mod search;
 pub mod views;

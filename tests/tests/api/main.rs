@@ -37,6 +37,7 @@ mod not_found;
 mod permissions;
 mod public_only;
 mod pulls;
+mod reactions;
 mod repos;
 mod search;
 mod search_filters;

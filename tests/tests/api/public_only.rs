@@ -81,6 +81,12 @@ owner GET    /repos/{owner}/{repo}/issues/{index}/comments
 owner POST   /repos/{owner}/{repo}/issues/{index}/comments           comment
 owner GET    /repos/{owner}/{repo}/issues/comments/{id}
 owner PATCH  /repos/{owner}/{repo}/issues/comments/{id}              comment
+owner POST   /repos/{owner}/{repo}/issues/{index}/reactions          reaction
+owner GET    /repos/{owner}/{repo}/issues/{index}/reactions
+owner DELETE /repos/{owner}/{repo}/issues/{index}/reactions          reaction
+owner POST   /repos/{owner}/{repo}/issues/comments/{id}/reactions    reaction
+owner GET    /repos/{owner}/{repo}/issues/comments/{id}/reactions
+owner DELETE /repos/{owner}/{repo}/issues/comments/{id}/reactions    reaction
 owner PUT    /repos/{owner}/{repo}/issues/{index}/lock               lock
 owner DELETE /repos/{owner}/{repo}/issues/{index}/lock
 owner DELETE /repos/{owner}/{repo}/issues/comments/{id}
@@ -220,6 +226,7 @@ fn body(key: &str, w: &World) -> Option<Value> {
         "merge" => json!({"Do": "merge"}),
         "comment" => json!({"body": "a comment"}),
         "lock" => json!({"lock_reason": "Resolved"}),
+        "reaction" => json!({"content": "heart"}),
         other => panic!("no body {other:?}"),
     })
 }
@@ -376,7 +383,15 @@ pub(crate) async fn snapshot(api: &Api, worlds: &[&World]) -> Vec<(String, Value
         paths.extend(under.split(' ').map(|s| format!("{r}{s}")));
         let issues = ["2", "3", "4", "1/dependencies", "1/blocks", "2/blocks"];
         paths.extend(issues.map(|s| format!("{r}/issues/{s}")));
-        let comments = ["comments", "1/comments", &format!("comments/{}", w.comment)];
+        let comment = format!("comments/{}", w.comment);
+        let reactions = format!("{comment}/reactions");
+        let comments = [
+            "comments",
+            "1/comments",
+            &comment,
+            "1/reactions",
+            &reactions,
+        ];
         paths.extend(comments.map(|s| format!("{r}/issues/{s}")));
         for p in paths {
             let got = admin_get(api, p.clone()).await;

@@ -123,6 +123,11 @@ impl From<E> for Error {
             E::MayNotChangeComment => Error::ForbiddenEmpty,
             E::MayNotLock => Error::Forbidden(ADMIN.into()),
             E::NoSuchComment => Error::not_found(),
+            // Reactions: Gitea's texts.
+            E::ForbiddenReaction(raw) => {
+                Error::Forbidden(format!("'{raw}' is not an allowed reaction"))
+            }
+            E::ReactionLocked => Error::Forbidden("no permission to change reaction".into()),
             E::Labels(e) => e.into(),
             E::Milestones(e) => e.into(),
             E::Db(e) => e.into(),
@@ -156,6 +161,12 @@ mod comment_messages {
             (E::MayNotChangeComment, 403, "forbidden"),
             (E::MayNotLock, 403, admin),
             (E::NoSuchComment, 404, "not found"),
+            (
+                E::ForbiddenReaction("smile".into()),
+                403,
+                "'smile' is not an allowed reaction",
+            ),
+            (E::ReactionLocked, 403, "no permission to change reaction"),
         ];
         for (e, status, text) in rows {
             assert_eq!(seen(e), (status, text.to_string()));
