@@ -28,7 +28,10 @@
 # at all), 2 when schemathesis did not complete.
 #
 # Tunables: FUZZ_SEED (1), FUZZ_MAX_EXAMPLES per operation (20),
-# FUZZ_WORKERS (4), FUZZ_REQUEST_TIMEOUT in seconds (30), FUZZ_STRICT (0).
+# FUZZ_WORKERS (4), FUZZ_REQUEST_TIMEOUT in seconds (30), FUZZ_STRICT (0);
+# FUZZ_OUT (the reports' folder, .local/fuzz), FUZZ_CONFIG (a
+# schemathesis.toml, e.g. fixed parameters). Arguments are passed on to
+# `st run` (e.g. which operations): scripts/fuzz-large.sh uses all three.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$ROOT"
@@ -49,7 +52,11 @@ if [ "$("$venv/bin/st" --version 2>/dev/null || true)" != "st, version $version"
   "$venv/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$version"
 fi
 
-out=.local/fuzz
+out="${FUZZ_OUT:-.local/fuzz}"
+config=()
+if [ -n "${FUZZ_CONFIG:-}" ]; then
+  config=(--config-file "$ROOT/$FUZZ_CONFIG")
+fi
 rm -rf "$out"
 mkdir -p "$out"
 
@@ -64,7 +71,7 @@ mkdir -p "$out"
 echo "fuzzing $API_URL with schemathesis $version (seed $seed, $max_examples examples per operation, $workers workers; log: $out/schemathesis.log)"
 started=$SECONDS
 st_status=0
-(cd "$out" && exec "$venv/bin/st" --no-color run "$ROOT/docs/openapi.yaml" \
+(cd "$out" && exec "$venv/bin/st" --no-color "${config[@]}" run "$ROOT/docs/openapi.yaml" \
   --url "${API_URL%/}" \
   --header "Authorization: token $BOOTSTRAP_ADMIN_TOKEN" \
   --checks not_a_server_error \
@@ -80,6 +87,7 @@ st_status=0
   --report-json-path report.json \
   --report-ndjson-path events.ndjson \
   --report-junit-path junit.xml \
+  "$@" \
   >schemathesis.log 2>&1) || st_status=$?
 fuzzed=$((SECONDS - started))
 

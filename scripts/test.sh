@@ -104,6 +104,8 @@ fi
 if [ -z "${SKIP_FUZZ:-}" ]; then
   echo "== fuzz (scripts/fuzz.sh)"
   scripts/fuzz.sh || failed+=("fuzz")
+  echo "== fuzz over trimmed pages (scripts/fuzz-large.sh)"
+  scripts/fuzz-large.sh || failed+=("fuzz-large")
 fi
 
 # The fault test freezes a database of its own.

@@ -30,19 +30,19 @@ async fn respond(cx: &Ctx, listed: Listed, page: paging::Page) -> Result<Respons
 
 /// `GET /repos/{owner}/{repo}/issues`.
 pub async fn repo_issues(cx: &Ctx) -> Result<Response> {
-    let ctx = shared::http::extract::repo_access(cx).await?;
+    let access = shared::http::extract::repo_access(cx).await?;
     let page = paging::Page::from_query(&cx.query, &cx.config);
     let q = Params(cx.query.pairs());
-    let listed = search::repo_issues(&cx.db, &cx.caller, &ctx, q, page).await?;
+    let listed = search::repo_issues(&cx.db, &cx.caller, &access, q, page).await?;
     respond(cx, listed, page).await
 }
 
 /// `GET /repos/{owner}/{repo}/pulls`: Gitea's `PullRequest` objects.
 pub async fn repo_pulls(cx: &Ctx) -> Result<Response> {
-    let ctx = shared::http::extract::repo_access(cx).await?;
+    let access = shared::http::extract::repo_access(cx).await?;
     let page = paging::Page::from_query(&cx.query, &cx.config);
     let q = Params(cx.query.pairs());
-    let listed = pull_list::repo_pulls(&cx.db, &cx.caller, &ctx, q, page).await?;
+    let listed = pull_list::repo_pulls(&cx.db, &cx.caller, &access, q, page).await?;
     let body = PullRequest::many(&cx.db, &listed.repos, &listed.shown, &cx.config).await?;
     paged(cx, &body, listed.total, page)
 }

@@ -23,14 +23,14 @@ pub fn index(cx: &Ctx) -> Result<i64> {
 /// The issue named by `{index}` in a repository the caller may see; 404
 /// when it does not exist or the caller cannot read its kind.
 pub async fn issue_in_path(cx: &Ctx) -> Result<(RepoContext, IssueRecord)> {
-    let ctx = shared::http::extract::repo_access(cx).await?;
-    let issue = ops::readable(&cx.db, &ctx, index(cx)?).await?;
-    Ok((ctx, issue))
+    let access = shared::http::extract::repo_access(cx).await?;
+    let issue = ops::readable(&cx.db, &access, index(cx)?).await?;
+    Ok((access, issue))
 }
 
 /// The pull request named by `{index}` (an issue number is a 404).
 pub async fn pull_in_path(cx: &Ctx) -> Result<(RepoContext, IssueRecord)> {
-    let ctx = shared::http::extract::repo_access(cx).await?;
-    let pr = ops::readable_pull(&cx.db, &ctx, index(cx)?).await?;
-    Ok((ctx, pr))
+    let access = shared::http::extract::repo_access(cx).await?;
+    let pr = ops::readable_pull(&cx.db, &access, index(cx)?).await?;
+    Ok((access, pr))
 }

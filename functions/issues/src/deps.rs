@@ -15,9 +15,9 @@ use crate::common::{issue_in_path, me};
 
 /// The path issue, in a repository with dependencies enabled.
 async fn path_issue(cx: &Ctx) -> Result<(RepoContext, IssueRecord)> {
-    let (ctx, issue) = issue_in_path(cx).await?;
-    rules::dependencies_enabled(&ctx)?;
-    Ok((ctx, issue))
+    let (access, issue) = issue_in_path(cx).await?;
+    rules::dependencies_enabled(&access)?;
+    Ok((access, issue))
 }
 
 /// The issues `blockers` (or blocked) of the path's that the caller may
@@ -43,11 +43,11 @@ async fn change(cx: &Ctx, path_is_dependent: bool, add: bool) -> Result<Response
     let path = path_issue(cx).await?;
     me(cx)?;
     let other = cx.json::<IssueMeta>()?;
-    let (ctx, dependent) =
+    let (access, dependent) =
         ops::link(&cx.db, &cx.caller, path, other, path_is_dependent, add).await?;
     cx.reply(
         StatusCode::CREATED,
-        &Issue::one(&cx.db, &ctx.repo, &dependent, &cx.config).await?,
+        &Issue::one(&cx.db, &access.repo, &dependent, &cx.config).await?,
     )
 }
 

@@ -24,50 +24,53 @@ use crate::common::{issue_in_path, me};
 async fn reply(
     cx: &Ctx,
     status: StatusCode,
-    ctx: &RepoContext,
+    access: &RepoContext,
     i: &IssueRecord,
 ) -> Result<Response> {
-    cx.reply(status, &Issue::one(&cx.db, &ctx.repo, i, &cx.config).await?)
+    cx.reply(
+        status,
+        &Issue::one(&cx.db, &access.repo, i, &cx.config).await?,
+    )
 }
 
 pub async fn create(cx: &Ctx) -> Result<Response> {
-    let ctx = shared::http::extract::repo_access(cx).await?;
-    let poster = rules::may_create(&ctx, me(cx)?, Unit::Issues)?;
+    let access = shared::http::extract::repo_access(cx).await?;
+    let poster = rules::may_create(&access, me(cx)?, Unit::Issues)?;
     let draft = Draft::try_from(cx.json::<CreateIssueOption>()?)?;
     let me = &cx.signed_in()?.user;
-    let opened = ops::open(&cx.db, &ctx, poster, me, draft, cx.config.display_tz).await?;
-    let issue = Issue::new(&opened.issue, &ctx.repo, &opened.lookup, &cx.config);
+    let opened = ops::open(&cx.db, &access, poster, me, draft, cx.config.display_tz).await?;
+    let issue = Issue::new(&opened.issue, &access.repo, &opened.lookup, &cx.config);
     cx.reply(StatusCode::CREATED, &issue)
 }
 
 pub async fn get(cx: &Ctx) -> Result<Response> {
-    let (ctx, issue) = issue_in_path(cx).await?;
-    reply(cx, StatusCode::OK, &ctx, &issue).await
+    let (access, issue) = issue_in_path(cx).await?;
+    reply(cx, StatusCode::OK, &access, &issue).await
 }
 
 /// `PATCH /issues/{index}`: the poster or a writer (else 403, empty body).
 pub async fn edit(cx: &Ctx) -> Result<Response> {
-    let (ctx, issue) = issue_in_path(cx).await?;
-    let editor = rules::may_edit(&ctx.perm, &issue, &me(cx)?)?;
+    let (access, issue) = issue_in_path(cx).await?;
+    let editor = rules::may_edit(&access.perm, &issue, &me(cx)?)?;
     let body = cx.json::<EditIssueOption>()?;
     let tz = cx.config.display_tz;
-    let updated = ops::edit(&cx.db, &ctx, editor, issue, body.into(), tz).await?;
-    reply(cx, StatusCode::CREATED, &ctx, &updated).await
+    let updated = ops::edit(&cx.db, &access, editor, issue, body.into(), tz).await?;
+    reply(cx, StatusCode::CREATED, &access, &updated).await
 }
 
 /// `DELETE /issues/{index}`: repository admins and site admins.
 pub async fn delete(cx: &Ctx) -> Result<Response> {
-    let (ctx, issue) = issue_in_path(cx).await?;
+    let (access, issue) = issue_in_path(cx).await?;
     me(cx)?;
-    ops::remove(&cx.db, &ctx, &issue).await?;
+    ops::remove(&cx.db, &access, &issue).await?;
     cx.no_content()
 }
 
 /// `POST /issues/{index}/deadline`: writers only; null removes it.
 pub async fn deadline(cx: &Ctx) -> Result<Response> {
-    let (ctx, issue) = issue_in_path(cx).await?;
+    let (access, issue) = issue_in_path(cx).await?;
     me(cx)?;
-    rules::must_write(&ctx.perm, &issue, IssueError::MayNotSetDeadline)?;
+    rules::must_write(&access.perm, &issue, IssueError::MayNotSetDeadline)?;
     let raw = cx.json::<EditDeadlineOption>()?.due_date;
     let updated = ops::set_deadline(&cx.db, issue, raw, cx.config.display_tz).await?;
     let rendered = (updated.due > 0).then(|| time::render(updated.due, cx.config.display_tz));
@@ -76,10 +79,10 @@ pub async fn deadline(cx: &Ctx) -> Result<Response> {
 
 /// The issue in the path, for a writer of its kind.
 async fn writable(cx: &Ctx) -> Result<(RepoContext, IssueRecord)> {
-    let (ctx, issue) = issue_in_path(cx).await?;
+    let (access, issue) = issue_in_path(cx).await?;
     me(cx)?;
-    rules::must_write(&ctx.perm, &issue, IssueError::MayNotWrite)?;
-    Ok((ctx, issue))
+    rules::must_write(&access.perm, &issue, IssueError::MayNotWrite)?;
+    Ok((access, issue))
 }
 
 /// Labels as Gitea lists them.
@@ -89,22 +92,22 @@ fn label_list(cx: &Ctx, labels: &[LabelRecord]) -> Result<Response> {
 }
 
 async fn change_labels(cx: &Ctx, replace: bool) -> Result<Response> {
-    let (ctx, issue) = writable(cx).await?;
+    let (access, issue) = writable(cx).await?;
     let wanted = cx.json::<IssueLabelsOption>()?.labels;
-    let now = ops::set_labels(&cx.db, &ctx, issue, &wanted, replace).await?;
+    let now = ops::set_labels(&cx.db, &access, issue, &wanted, replace).await?;
     label_list(cx, &now)
 }
 
 /// `GET /issues/{index}/labels`: anyone who may read the issue.
 pub async fn list_labels(cx: &Ctx) -> Result<Response> {
-    let (ctx, issue) = issue_in_path(cx).await?;
-    label_list(cx, &ops::labels_of(&cx.db, &ctx, &issue).await?)
+    let (access, issue) = issue_in_path(cx).await?;
+    label_list(cx, &ops::labels_of(&cx.db, &access, &issue).await?)
 }
 
 /// `DELETE /issues/{index}/labels/{id}`: one label, by id or name.
 pub async fn remove_label(cx: &Ctx) -> Result<Response> {
-    let (ctx, issue) = writable(cx).await?;
-    ops::remove_label(&cx.db, &ctx, issue, cx.param("id")).await?;
+    let (access, issue) = writable(cx).await?;
+    ops::remove_label(&cx.db, &access, issue, cx.param("id")).await?;
     cx.no_content()
 }
 

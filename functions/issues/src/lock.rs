@@ -17,31 +17,31 @@ use crate::common::{index, me};
 /// Gitea's order: signed in (401), a repository admin (403); then, as
 /// every write here, not archived (423).
 async fn admin(cx: &Ctx) -> Result<RepoContext> {
-    let ctx = shared::http::extract::repo_access(cx).await?;
+    let access = shared::http::extract::repo_access(cx).await?;
     me(cx)?;
-    model::may_lock(&ctx.perm)?;
-    rules::not_archived(&ctx)?;
-    Ok(ctx)
+    model::may_lock(&access.perm)?;
+    rules::not_archived(&access)?;
+    Ok(access)
 }
 
 /// `PUT /issues/{index}/lock` with `{"lock_reason": ...}` (or no body).
 pub async fn lock(cx: &Ctx) -> Result<Response> {
-    let ctx = admin(cx).await?;
+    let access = admin(cx).await?;
     let body = if cx.body.iter().all(u8::is_ascii_whitespace) {
         LockIssueOption::default()
     } else {
         cx.json::<LockIssueOption>()?
     };
     let reason = model::lock_reason(body.lock_reason)?;
-    let issue = ops::readable(&cx.db, &ctx, index(cx)?).await?;
-    lock::set(&cx.db, &ctx, issue, true, reason).await?;
+    let issue = ops::readable(&cx.db, &access, index(cx)?).await?;
+    lock::set(&cx.db, &access, issue, true, reason).await?;
     cx.no_content()
 }
 
 /// `DELETE /issues/{index}/lock`.
 pub async fn unlock(cx: &Ctx) -> Result<Response> {
-    let ctx = admin(cx).await?;
-    let issue = ops::readable(&cx.db, &ctx, index(cx)?).await?;
-    lock::set(&cx.db, &ctx, issue, false, String::new()).await?;
+    let access = admin(cx).await?;
+    let issue = ops::readable(&cx.db, &access, index(cx)?).await?;
+    lock::set(&cx.db, &access, issue, false, String::new()).await?;
     cx.no_content()
 }

@@ -21,43 +21,43 @@ use shared::{
 use crate::common::{me, pull_in_path};
 
 pub async fn create(cx: &Ctx) -> Result<Response> {
-    let ctx = shared::http::extract::repo_access(cx).await?;
-    let poster = rules::may_create(&ctx, me(cx)?, Unit::Pulls)?;
+    let access = shared::http::extract::repo_access(cx).await?;
+    let poster = rules::may_create(&access, me(cx)?, Unit::Pulls)?;
     let draft = Draft::try_from(cx.json::<CreatePullRequestOption>()?)?;
     let me = &cx.signed_in()?.user;
-    let opened = ops::open(&cx.db, &ctx, poster, me, draft, cx.config.display_tz).await?;
-    let pr = PullRequest::new(&opened.issue, &ctx.repo, &opened.lookup, &cx.config);
+    let opened = ops::open(&cx.db, &access, poster, me, draft, cx.config.display_tz).await?;
+    let pr = PullRequest::new(&opened.issue, &access.repo, &opened.lookup, &cx.config);
     cx.reply(StatusCode::CREATED, &pr)
 }
 
 pub async fn get(cx: &Ctx) -> Result<Response> {
-    let (ctx, pr) = pull_in_path(cx).await?;
+    let (access, pr) = pull_in_path(cx).await?;
     cx.reply(
         StatusCode::OK,
-        &PullRequest::one(&cx.db, &ctx.repo, &pr, &cx.config).await?,
+        &PullRequest::one(&cx.db, &access.repo, &pr, &cx.config).await?,
     )
 }
 
 /// `PATCH /pulls/{index}`: the poster or a writer on pull requests (else
 /// 403, empty body, as Gitea); answers 201, as Gitea does.
 pub async fn edit(cx: &Ctx) -> Result<Response> {
-    let (ctx, pr) = pull_in_path(cx).await?;
-    let editor = rules::may_edit(&ctx.perm, &pr, &me(cx)?)?;
+    let (access, pr) = pull_in_path(cx).await?;
+    let editor = rules::may_edit(&access.perm, &pr, &me(cx)?)?;
     let body = cx.json::<EditPullRequestOption>()?;
     let tz = cx.config.display_tz;
-    let updated = ops::edit(&cx.db, &ctx, editor, pr, body.into(), tz).await?;
+    let updated = ops::edit(&cx.db, &access, editor, pr, body.into(), tz).await?;
     cx.reply(
         StatusCode::CREATED,
-        &PullRequest::one(&cx.db, &ctx.repo, &updated, &cx.config).await?,
+        &PullRequest::one(&cx.db, &access.repo, &updated, &cx.config).await?,
     )
 }
 
 /// `POST /pulls/{index}/merge`: writers on pull requests; merging twice, or
 /// a closed one, is 405 as in Gitea.
 pub async fn merge(cx: &Ctx) -> Result<Response> {
-    let (ctx, pr) = pull_in_path(cx).await?;
+    let (access, pr) = pull_in_path(cx).await?;
     me(cx)?;
-    ops::merge(&cx.db, &ctx, pr).await?;
+    ops::merge(&cx.db, &access, pr).await?;
     Ok(shared::http::response::empty(StatusCode::OK))
 }
 
@@ -73,18 +73,18 @@ pub async fn is_merged(cx: &Ctx) -> Result<Response> {
 
 /// `POST /pulls/{index}/requested_reviewers`: the poster or a writer.
 pub async fn request_reviewers(cx: &Ctx) -> Result<Response> {
-    let (ctx, pr) = pull_in_path(cx).await?;
-    rules::may_request_reviews(&ctx.perm, &pr, &me(cx)?)?;
+    let (access, pr) = pull_in_path(cx).await?;
+    rules::may_request_reviews(&access.perm, &pr, &me(cx)?)?;
     let reviewers = cx.json::<PullReviewRequestOptions>()?.reviewers;
-    let out = ops::request_reviewers(&cx.db, &ctx, pr, reviewers, &cx.config).await?;
+    let out = ops::request_reviewers(&cx.db, &access, pr, reviewers, &cx.config).await?;
     cx.reply(StatusCode::CREATED, &out)
 }
 
 /// `POST /pulls/{index}/reviews`: APPROVED, REQUEST_CHANGES or COMMENT.
 pub async fn review(cx: &Ctx) -> Result<Response> {
-    let (ctx, pr) = pull_in_path(cx).await?;
+    let (access, pr) = pull_in_path(cx).await?;
     let me = me(cx)?;
     let body = cx.json::<CreatePullReviewOptions>()?;
-    let review = ops::review(&cx.db, &ctx, pr, me, body, &cx.config).await?;
+    let review = ops::review(&cx.db, &access, pr, me, body, &cx.config).await?;
     cx.reply(StatusCode::OK, &review)
 }

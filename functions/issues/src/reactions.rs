@@ -25,9 +25,9 @@ fn on_comment(cx: &Ctx) -> Result<On> {
 
 /// A page with `X-Total-Count` and `Link`, as every list.
 async fn list(cx: &Ctx, on: On) -> Result<Response> {
-    let ctx = shared::http::extract::repo_access(cx).await?;
+    let access = shared::http::extract::repo_access(cx).await?;
     let page = paging::Page::from_query(&cx.query, &cx.config);
-    let listed = ops::list(&cx.db, &ctx, on, page).await?;
+    let listed = ops::list(&cx.db, &access, on, page).await?;
     let body = Reaction::many(&cx.db, &listed.shown, &cx.caller, &cx.config).await?;
     let mut res = cx.reply(StatusCode::OK, &body)?;
     let link = paging::link_header(&cx.config, &cx.path, &cx.query, listed.total, page);
@@ -39,10 +39,10 @@ async fn list(cx: &Ctx, on: On) -> Result<Response> {
 /// order: signed in (401), the body (422), the target (404), then locks,
 /// blocks and the content (403).
 async fn add(cx: &Ctx, on: On) -> Result<Response> {
-    let ctx = shared::http::extract::repo_access(cx).await?;
+    let access = shared::http::extract::repo_access(cx).await?;
     let me = cx.signed_in()?;
     let body = cx.json::<EditReactionOption>()?;
-    let (status, reaction) = match ops::add(&cx.db, &ctx, me, on, &body.content).await? {
+    let (status, reaction) = match ops::add(&cx.db, &access, me, on, &body.content).await? {
         Added::New(r) => (StatusCode::CREATED, r),
         Added::Existing(r) => (StatusCode::OK, r),
     };
@@ -53,10 +53,10 @@ async fn add(cx: &Ctx, on: On) -> Result<Response> {
 /// 200 with an empty body, as Gitea answers, whether or not there was such
 /// a reaction.
 async fn remove(cx: &Ctx, on: On) -> Result<Response> {
-    let ctx = shared::http::extract::repo_access(cx).await?;
+    let access = shared::http::extract::repo_access(cx).await?;
     let me = cx.signed_in()?;
     let body = cx.json::<EditReactionOption>()?;
-    ops::remove(&cx.db, &ctx, me, on, &body.content).await?;
+    ops::remove(&cx.db, &access, me, on, &body.content).await?;
     Ok(response::empty(StatusCode::OK))
 }
 

@@ -13,9 +13,9 @@ use shared::{
 };
 
 pub async fn list(cx: &Ctx) -> Result<Response> {
-    let ctx = shared::http::extract::repo_access(cx).await?;
+    let access = shared::http::extract::repo_access(cx).await?;
     let filter = ListFilter::parse(cx.query.get("state"), cx.query.get("name"));
-    let all = milestones::list(&cx.db, ctx.repo.id, &filter).await?;
+    let all = milestones::list(&cx.db, access.repo.id, &filter).await?;
     let page = paging::Page::from_query(&cx.query, &cx.config);
     let body: Vec<Milestone> = milestones::with_descriptions(&cx.db, page.slice(&all))
         .await?
@@ -28,30 +28,30 @@ pub async fn list(cx: &Ctx) -> Result<Response> {
 }
 
 pub async fn get(cx: &Ctx) -> Result<Response> {
-    let ctx = shared::http::extract::repo_access(cx).await?;
-    let m = milestones::find(&cx.db, ctx.repo.id, cx.param("id")).await?;
+    let access = shared::http::extract::repo_access(cx).await?;
+    let m = milestones::find(&cx.db, access.repo.id, cx.param("id")).await?;
     cx.reply(StatusCode::OK, &Milestone::new(&m, &cx.config))
 }
 
 pub async fn create(cx: &Ctx) -> Result<Response> {
-    let ctx = shared::http::extract::repo_writable(cx).await?;
+    let access = shared::http::extract::repo_writable(cx).await?;
     let new = cx
         .json::<CreateMilestoneOption>()?
         .parse(cx.config.display_tz)?;
-    let m = milestones::create(&cx.db, ctx.repo.id, new).await?;
+    let m = milestones::create(&cx.db, access.repo.id, new).await?;
     cx.reply(StatusCode::CREATED, &Milestone::new(&m, &cx.config))
 }
 
 pub async fn edit(cx: &Ctx) -> Result<Response> {
-    let ctx = shared::http::extract::repo_writable(cx).await?;
+    let access = shared::http::extract::repo_writable(cx).await?;
     let body = cx.json::<EditMilestoneOption>()?;
     let tz = cx.config.display_tz;
-    let m = milestones::edit(&cx.db, ctx.repo.id, cx.param("id"), body, tz).await?;
+    let m = milestones::edit(&cx.db, access.repo.id, cx.param("id"), body, tz).await?;
     cx.reply(StatusCode::OK, &Milestone::new(&m, &cx.config))
 }
 
 pub async fn delete(cx: &Ctx) -> Result<Response> {
-    let ctx = shared::http::extract::repo_writable(cx).await?;
-    issues::delete_milestone(&cx.db, ctx.repo.id, cx.param("id")).await?;
+    let access = shared::http::extract::repo_writable(cx).await?;
+    issues::delete_milestone(&cx.db, access.repo.id, cx.param("id")).await?;
     cx.no_content()
 }

@@ -10,20 +10,20 @@ use shared::{
 };
 
 pub async fn put(cx: &Ctx) -> Result<Response> {
-    let ctx = extract::repo_admin(cx).await?;
+    let access = extract::repo_admin(cx).await?;
     let body: AddCollaboratorOption = if cx.body.iter().all(u8::is_ascii_whitespace) {
         Default::default()
     } else {
         cx.json()?
     };
     let mode: AccessMode = body.try_into()?;
-    repos::add_collaborator(&cx.db, &ctx, cx.param("collaborator"), mode).await?;
+    repos::add_collaborator(&cx.db, &access, cx.param("collaborator"), mode).await?;
     cx.no_content()
 }
 
 pub async fn delete(cx: &Ctx) -> Result<Response> {
-    let ctx = extract::repo_admin(cx).await?;
-    repos::remove_collaborator(&cx.db, &ctx, cx.param("collaborator")).await?;
+    let access = extract::repo_admin(cx).await?;
+    repos::remove_collaborator(&cx.db, &access, cx.param("collaborator")).await?;
     cx.no_content()
 }
 

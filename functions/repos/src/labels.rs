@@ -13,10 +13,10 @@ use shared::{
     repos::access::RepoContext,
 };
 
-fn repo_scope(ctx: &RepoContext) -> Scope {
+fn repo_scope(access: &RepoContext) -> Scope {
     Scope::Repo {
-        id: ctx.repo.id,
-        full_name: ctx.repo.full_name(),
+        id: access.repo.id,
+        full_name: access.repo.full_name(),
     }
 }
 
@@ -39,32 +39,32 @@ async fn create_in(cx: &Ctx, scope: Scope) -> Result<Response> {
 }
 
 pub async fn create(cx: &Ctx) -> Result<Response> {
-    let ctx = shared::http::extract::repo_writable(cx).await?;
-    create_in(cx, repo_scope(&ctx)).await
+    let access = shared::http::extract::repo_writable(cx).await?;
+    create_in(cx, repo_scope(&access)).await
 }
 
 pub async fn list(cx: &Ctx) -> Result<Response> {
-    let ctx = shared::http::extract::repo_access(cx).await?;
-    paged(cx, &labels::list_page(&cx.db, &repo_scope(&ctx)).await?)
+    let access = shared::http::extract::repo_access(cx).await?;
+    paged(cx, &labels::list_page(&cx.db, &repo_scope(&access)).await?)
 }
 
 pub async fn get(cx: &Ctx) -> Result<Response> {
-    let ctx = shared::http::extract::repo_access(cx).await?;
-    let label = labels::find(&cx.db, &repo_scope(&ctx), cx.id_param("id")?).await?;
+    let access = shared::http::extract::repo_access(cx).await?;
+    let label = labels::find(&cx.db, &repo_scope(&access), cx.id_param("id")?).await?;
     cx.reply(StatusCode::OK, &Label::new(&label, &cx.config))
 }
 
 pub async fn edit(cx: &Ctx) -> Result<Response> {
-    let ctx = shared::http::extract::repo_writable(cx).await?;
-    let label = labels::find(&cx.db, &repo_scope(&ctx), cx.id_param("id")?).await?;
+    let access = shared::http::extract::repo_writable(cx).await?;
+    let label = labels::find(&cx.db, &repo_scope(&access), cx.id_param("id")?).await?;
     let edit = LabelEdit::try_from(cx.json::<EditLabelOption>()?)?;
     let label = labels::edit(&cx.db, label, edit).await?;
     cx.reply(StatusCode::OK, &Label::new(&label, &cx.config))
 }
 
 pub async fn delete(cx: &Ctx) -> Result<Response> {
-    let ctx = shared::http::extract::repo_writable(cx).await?;
-    labels::delete(&cx.db, &repo_scope(&ctx), cx.id_param("id")?).await?;
+    let access = shared::http::extract::repo_writable(cx).await?;
+    labels::delete(&cx.db, &repo_scope(&access), cx.id_param("id")?).await?;
     cx.no_content()
 }
 

@@ -56,15 +56,22 @@ pub async fn get(cx: &Ctx) -> Result<Response> {
 
 /// `PATCH /repos/{owner}/{repo}`: repository admins only.
 pub async fn edit(cx: &Ctx) -> Result<Response> {
-    let ctx = extract::repo_admin(cx).await?;
+    let access = extract::repo_admin(cx).await?;
     let edit = cx.json::<EditRepoOption>()?.into();
-    let (repo, stats) = repos::edit(&cx.db, &ctx, edit).await?;
-    render(cx, StatusCode::OK, &repo, &ctx.owner, &stats, &ctx.perm)
+    let (repo, stats) = repos::edit(&cx.db, &access, edit).await?;
+    render(
+        cx,
+        StatusCode::OK,
+        &repo,
+        &access.owner,
+        &stats,
+        &access.perm,
+    )
 }
 
 /// `DELETE /repos/{owner}/{repo}`: the owner (org owners, site admins).
 pub async fn delete(cx: &Ctx) -> Result<Response> {
-    let ctx = extract::repo_access(cx).await?.owner(&cx.caller)?;
-    repos::delete(&cx.db, &ctx.repo).await?;
+    let access = extract::repo_access(cx).await?.owner(&cx.caller)?;
+    repos::delete(&cx.db, &access.repo).await?;
     cx.no_content()
 }

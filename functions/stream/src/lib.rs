@@ -11,7 +11,10 @@
 
 use shared::{
     db::Action::{BatchGetItem, BatchWriteItem, DeleteItem, GetItem, PutItem, Query, UpdateItem},
-    issues::index::{Indexer, stubs::Stubs},
+    issues::{
+        index::{Indexer, stubs::Stubs},
+        reactions::cleanup::Leftovers,
+    },
 };
 
 shared::grant! {
@@ -28,7 +31,11 @@ shared::grant! {
 
 /// The handlers of one batch, made afresh for each (so they may keep
 /// caches for the batch), in the order they see each change: the search
-/// index, then the comment listings.
+/// index, the comment listings, then deleted comments' reactions.
 pub fn handlers() -> Vec<Box<dyn shared::stream::Handler>> {
-    vec![Box::new(Indexer::default()), Box::new(Stubs)]
+    vec![
+        Box::new(Indexer::default()),
+        Box::new(Stubs),
+        Box::new(Leftovers),
+    ]
 }

@@ -104,8 +104,9 @@ pub async fn save(db: &Db, old_name: &str, repo: &RepoRecord) -> Result<()> {
 /// Deletes a repository. Its name is free at once, and nothing reaches it
 /// any more: items under its id (labels, milestones, issues, comments) are
 /// unreachable, since a repository created later under the same name gets
-/// a new id, and grants pointing at it resolve to nothing. The grants and
-/// the comments (the bulk of what it leaves) are then removed in batches;
+/// a new id, and grants pointing at it resolve to nothing. The grants, the
+/// comments and the reactions (the bulk of what it leaves) are then
+/// removed in batches;
 /// what a failure leaves behind is harmless and `check-data` removes it,
 /// so the delete has succeeded either way.
 pub async fn delete(db: &Db, repo: &RepoRecord) -> Result<()> {
@@ -118,22 +119,28 @@ pub async fn delete(db: &Db, repo: &RepoRecord) -> Result<()> {
             Some(0) => Error::Gone,
             _ => e.into(),
         })?;
-    db::cleanup(db, "grants and comments of a deleted repository", async {
-        remove_grants(db, repo.id).await?;
-        remove_comments(db, repo.id).await
-    })
+    db::cleanup(
+        db,
+        "grants, comments and reactions of a deleted repository",
+        async {
+            remove_grants(db, repo.id).await?;
+            remove_under(db, repo.id, keys::COMMENT_PREFIX).await?;
+            remove_under(db, repo.id, keys::REACTION_PREFIX).await
+        },
+    )
     .await;
     Ok(())
 }
 
-/// Every comment stored under a (deleted) repository, one page of keys at
-/// a time (memory holds a page, whatever their number). Idempotent.
-pub async fn remove_comments(db: &Db, repo_id: i64) -> Result<()> {
+/// Every item of a (deleted) repository whose sort key starts with
+/// `prefix` (its comments, its reactions), one page of keys at a time
+/// (memory holds a page, whatever their number). Idempotent.
+pub async fn remove_under(db: &Db, repo_id: i64, prefix: &str) -> Result<()> {
     let pk = keys::repo_pk(repo_id);
     db.delete_found(|q| {
         q.key_condition_expression("pk = :pk AND begins_with(sk, :p)")
             .expression_attribute_values(":pk", db::s(&pk))
-            .expression_attribute_values(":p", db::s(keys::COMMENT_PREFIX))
+            .expression_attribute_values(":p", db::s(prefix))
             .consistent_read(true)
     })
     .await?;

@@ -681,8 +681,7 @@ async fn bad_bodies_are_refused_and_change_nothing() {
 /// The clean-up functions the issue and comment deletes call remove what
 /// they name, and only that, whatever is left of it.
 #[tokio::test]
-async fn clean_up_removes_an_issue_s_or_a_comment_s_reactions() {
-    use shared::issues::reactions::store;
+async fn deleting_a_comment_an_issue_or_a_repository_removes_their_reactions() {
     let r = issue_repo(false).await;
     let (a, b) = (
         r.api.new_issue(&r.owner, &r.repo_path, "a").await,
@@ -706,23 +705,20 @@ async fn clean_up_removes_an_issue_s_or_a_comment_s_reactions() {
         }
     }
     let rid = repo_id(&r).await;
-    let config = shared::Config::from_env().expect("config");
-    let db = shared::db::Db::new(shared::db::connect(&config).await, config.table_name);
-    // One comment of issue a: its reactions only.
-    store::remove_all_of_comment(&db, rid, a, ca).await.unwrap();
-    let total = async |t: &str| list(&r, Auth::None, t, "").await.total();
-    assert_eq!(total(&format!("comments/{ca}")).await, Some(0));
-    assert_eq!(total(&format!("comments/{ca2}")).await, Some(2));
-    assert_eq!(total(&ta).await, Some(2));
-    // Issue a: its own and its comments'; issue b keeps everything.
-    store::remove_all_of_issue(&db, rid, a).await.unwrap();
-    store::remove_all_of_issue(&db, rid, a).await.unwrap();
-    for t in &targets[..3] {
-        assert_eq!(total(t).await, Some(0), "{t}");
-    }
-    for t in &targets[3..] {
-        assert_eq!(total(t).await, Some(2), "{t}");
-    }
+    assert_eq!(stored_counts(rid).await, (10, 10, 10));
+    let delete = async |path: &str| {
+        let res = r
+            .api
+            .call("DELETE", path, Auth::Token(&r.owner.token), None)
+            .await;
+        assert_eq!(res.status, 204, "DELETE {path}: {:?}", res.body);
+        api_tests::settle().await;
+    };
+    // A deleted comment's reactions go (the stream consumer's clean-up).
+    delete(&format!("{}/issues/comments/{ca}", r.repo_path)).await;
+    assert_eq!(stored_counts(rid).await, (8, 8, 8));
+    // A deleted issue's: its own and its comments'; issue b keeps its.
+    delete(&format!("{}/issues/{a}", r.repo_path)).await;
     assert_eq!(stored_counts(rid).await, (4, 4, 4));
     assert!(
         stored(rid)
@@ -730,7 +726,11 @@ async fn clean_up_removes_an_issue_s_or_a_comment_s_reactions() {
             .iter()
             .all(|sk| sk.starts_with(&format!("REACT#{b:020}#")))
     );
-    // The repository's: all.
-    store::remove_all_of_repo(&db, rid).await.unwrap();
+    let total = async |t: &str| list(&r, Auth::None, t, "").await.total();
+    for t in &targets[3..] {
+        assert_eq!(total(t).await, Some(2), "{t}");
+    }
+    // A deleted repository's: all.
+    delete(&r.repo_path).await;
     assert!(stored(rid).await.is_empty());
 }

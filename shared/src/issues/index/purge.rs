@@ -1,7 +1,7 @@
 //! A deleted issue's leftovers, removed off the request path a page at a
 //! time by the stream consumer's purge job ([`super::jobs`]): both sides of
-//! its dependencies, then its comments with their listing entries. Until
-//! the last page, the repository's counters item names the issue in its
+//! its dependencies, then its comments with their listing entries (its
+//! reactions go in `reactions::cleanup`). Until the last page, the repository's counters item names the issue in its
 //! `purging` set and the comment listings pass over its comments, so no
 //! page shows a hole and totals agree with what is shown; the last page
 //! takes the number out of the set.

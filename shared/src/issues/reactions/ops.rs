@@ -11,7 +11,7 @@ use super::{
 use crate::{
     accounts::{blocks, principal::Principal},
     db::Db,
-    http::paging::Page,
+    page::Page,
     repos::access::RepoContext,
     time,
 };

@@ -12,7 +12,7 @@ use super::super::{Error, Result};
 use super::model::{ReactionRecord, Target};
 use crate::{
     db::{self, Db, DbError, keys},
-    http::paging::Page,
+    page::Page,
 };
 
 /// Tries of a write that meets a concurrent one before giving up (503).
@@ -173,7 +173,7 @@ pub async fn page(db: &Db, target: &Target, page: Page) -> Result<Listed> {
 /// Removes every item under `prefix` of repository `repo_id`, a page of
 /// keys at a time (memory holds a page, whatever their number).
 /// Idempotent: batch deletes of what may be gone.
-async fn remove_prefix(db: &Db, repo_id: i64, prefix: &str) -> Result<()> {
+async fn remove_prefix(db: &Db, repo_id: i64, prefix: &str) -> Result<(), DbError> {
     let pk = keys::repo_pk(repo_id);
     db.delete_found(|q| {
         q.key_condition_expression("pk = :pk AND begins_with(sk, :p)")
@@ -181,24 +181,23 @@ async fn remove_prefix(db: &Db, repo_id: i64, prefix: &str) -> Result<()> {
             .expression_attribute_values(":p", AttributeValue::S(prefix.to_string()))
             .consistent_read(true)
     })
-    .await?;
-    Ok(())
+    .await
+    .map(|_| ())
 }
 
 /// Every reaction of issue `index` (a deleted one), its comments' included,
 /// with their counters. Idempotent; for the issue's clean-up.
-pub async fn remove_all_of_issue(db: &Db, repo_id: i64, index: i64) -> Result<()> {
+pub async fn remove_all_of_issue(db: &Db, repo_id: i64, index: i64) -> Result<(), DbError> {
     remove_prefix(db, repo_id, &keys::issue_reactions_prefix(index)).await
 }
 
 /// Every reaction of comment `id` of issue `index` (a deleted comment),
 /// with its counter. Idempotent; for the comment's clean-up.
-pub async fn remove_all_of_comment(db: &Db, repo_id: i64, index: i64, id: i64) -> Result<()> {
+pub async fn remove_all_of_comment(
+    db: &Db,
+    repo_id: i64,
+    index: i64,
+    id: i64,
+) -> Result<(), DbError> {
     remove_prefix(db, repo_id, &keys::reaction_target_prefix(index, Some(id))).await
-}
-
-/// Every reaction stored under repository `repo_id` (a deleted one).
-/// Idempotent; for the repository's clean-up.
-pub async fn remove_all_of_repo(db: &Db, repo_id: i64) -> Result<()> {
-    remove_prefix(db, repo_id, keys::REACTION_PREFIX).await
 }
