@@ -150,6 +150,14 @@ impl Walk {
                 *to = at.min(to.clone());
             }
         }
+        // Nothing can lie within an empty range (`since` after `before`, or
+        // a cursor past its end), and DynamoDB refuses one.
+        if range.as_ref().is_some_and(|(from, to)| from > to) {
+            for l in &mut self.lists {
+                l.done = true;
+            }
+            return Ok(());
+        }
         let after = self.after.map(sk_of).filter(|_| range.is_none());
         let reads = self
             .lists

@@ -235,3 +235,28 @@ async fn a_retried_create_with_its_key_makes_one_comment() {
     assert_eq!(again.json::<Value>().await.unwrap()["id"], first_id);
     assert_eq!(issue(&r, n).await["comments"], 1);
 }
+
+/// A window that ends before it starts holds nothing: an empty page, not a
+/// 500 (found by fuzzing the seeded large repository). Search too.
+#[tokio::test]
+async fn windows_ending_before_they_start_are_empty() {
+    let r = issue_repo(false).await;
+    let n = r.api.new_issue(&r.owner, &r.repo_path, "windows").await;
+    comment(&r, &r.owner, n, "inside every window but these").await;
+    let window = "since=4076-02-12T05:18:12Z&before=2001-08-29T05:43:28Z";
+    for path in [
+        format!("{}/comments?{window}", r.base),
+        format!("{}/{n}/comments?{window}", r.base),
+        format!("{}/comments?{window}&page=92495&limit=50", r.base),
+        format!("/api/v1/repos/issues/search?{window}&state=all"),
+        format!("{}?{window}&state=all", r.base),
+    ] {
+        let res = r
+            .api
+            .call("GET", &path, Auth::Token(&r.owner.token), None)
+            .await;
+        assert_eq!(res.status, 200, "GET {path}: {:?}", res.body);
+        assert_eq!(res.body, serde_json::json!([]), "GET {path}");
+        assert_eq!(res.total(), Some(0), "GET {path}");
+    }
+}
