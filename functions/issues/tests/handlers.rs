@@ -165,3 +165,53 @@ async fn a_comment_moves_both_counts_and_an_issue_edit_keeps_them() {
         &keys::issue_comments_pk(repo_id, 1)
     );
 }
+
+/// At most `MAX_PURGING` deleted issues of a repository are cleaned up at
+/// once: past that a delete answers 503 and changes nothing; once one is
+/// done, it goes through and marks its issue.
+#[tokio::test]
+async fn deletes_past_the_clean_up_backlog_wait() {
+    use aws_sdk_dynamodb::types::AttributeValue;
+    let (app, token, repo_id) = setup().await;
+    let call = |method: &'static str, path: &'static str, body| {
+        testing::call::<Api>(&app, method, path, Some(&token), body)
+    };
+    let issue = json!({"title": "busy"});
+    assert_eq!(
+        call("POST", "/api/v1/repos/ivy/app/issues", Some(issue))
+            .await
+            .0,
+        201
+    );
+    let comment = json!({"body": "one"});
+    let path = "/api/v1/repos/ivy/app/issues/1/comments";
+    assert_eq!(call("POST", path, Some(comment)).await.0, 201);
+    let numbers = |range: std::ops::Range<i64>| {
+        AttributeValue::Ns(range.map(|n| (n + 1000).to_string()).collect())
+    };
+    let set = |expression: &'static str, value: AttributeValue| {
+        let db = &app.db;
+        async move {
+            db.update(|u| {
+                u.set_key(Some(keys::repo_stats(repo_id)))
+                    .update_expression(expression)
+                    .expression_attribute_values(":n", value)
+            })
+            .await
+            .unwrap();
+        }
+    };
+    set("ADD purging :n", numbers(0..issues::MAX_PURGING)).await;
+    let (status, body) = call("DELETE", "/api/v1/repos/ivy/app/issues/1", None).await;
+    assert_eq!(status, 503, "{body:?}");
+    assert!(
+        issues::find(&app.db, repo_id, 1).await.is_ok(),
+        "the issue stays"
+    );
+    set("DELETE purging :n", numbers(0..1)).await;
+    let (status, body) = call("DELETE", "/api/v1/repos/ivy/app/issues/1", None).await;
+    assert_eq!(status, 204, "{body:?}");
+    let stats = repos::stats(&app.db, repo_id).await.unwrap();
+    assert!(stats.purging.contains(&1), "{:?}", stats.purging);
+    assert_eq!(stats.num_issue_comments, 0, "its comments left the count");
+}
