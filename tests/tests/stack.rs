@@ -101,6 +101,23 @@ fn every_function_logs_to_its_own_expiring_group() {
     let access = &t["Resources"]["Api"]["Properties"]["AccessLogSettings"];
     let dest = tagged(&access["DestinationArn"], "GetAtt").and_then(Yaml::as_str);
     assert_eq!(dest, Some("ApiAccessLogGroup.Arn"));
+    // Every log group, the access log's included, outlives the stack (a
+    // teardown leaves what it logged), still expiring.
+    let all = of_type(&t, "AWS::Logs::LogGroup");
+    assert_eq!(
+        all.len(),
+        functions.len() + 1,
+        "a group per function, and the access log's"
+    );
+    for (id, g) in &all {
+        assert_eq!(g["DeletionPolicy"].as_str(), Some("Retain"), "{id}");
+        assert_eq!(g["UpdateReplacePolicy"].as_str(), Some("Retain"), "{id}");
+        assert_eq!(
+            reference(&g["Properties"]["RetentionInDays"]),
+            Some("LogRetentionDays"),
+            "{id}"
+        );
+    }
     let format = access["Format"].as_str().unwrap();
     let sample = format.replace('$', "");
     let line: serde_json::Value = serde_json::from_str(&sample).expect("access log lines are JSON");
@@ -251,28 +268,48 @@ fn the_dashboard_is_json_and_shows_every_function() {
     }
 }
 
+/// The example lists only what it sets (SAM refuses an empty `Key=`): every
+/// entry names a parameter, and every parameter it leaves out has a default
+/// and is shown commented out. scripts/check-samconfig.py runs each entry
+/// through the SAM CLI's own parser and the template's constraints.
 #[test]
-fn the_example_config_sets_every_parameter() {
+fn the_example_config_sets_or_shows_every_parameter() {
     let t = template();
-    let params: BTreeSet<&str> = t["Parameters"]
-        .as_mapping()
-        .unwrap()
-        .keys()
-        .map(|k| k.as_str().unwrap())
-        .collect();
+    let params = t["Parameters"].as_mapping().unwrap();
     let path = Path::new(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../samconfig.example.toml"
     ));
-    let config: toml::Value = toml::from_str(&fs::read_to_string(path).unwrap()).unwrap();
+    let text = fs::read_to_string(path).unwrap();
+    let config: toml::Value = toml::from_str(&text).unwrap();
     let overrides: BTreeSet<&str> =
         config["default"]["deploy"]["parameters"]["parameter_overrides"]
             .as_array()
             .unwrap()
             .iter()
-            .map(|o| o.as_str().unwrap().split('=').next().unwrap())
+            .map(|o| {
+                let (name, value) = o.as_str().unwrap().split_once('=').unwrap();
+                assert!(!value.is_empty(), "{name}= is empty: SAM refuses it");
+                name
+            })
             .collect();
-    assert_eq!(overrides, params);
+    for (name, spec) in params {
+        let name = name.as_str().unwrap();
+        if overrides.contains(name) {
+            continue;
+        }
+        assert!(
+            spec.get("Default").is_some(),
+            "{name} is left out but has no default"
+        );
+        assert!(
+            text.contains(&format!("#   \"{name}=")),
+            "{name} is left out and not shown"
+        );
+    }
+    for name in &overrides {
+        assert!(params.contains_key(*name), "{name} is not a parameter");
+    }
 }
 
 /// The operand of `!GetAtt X.Y` as "X.Y".

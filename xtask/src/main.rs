@@ -16,6 +16,7 @@ mod archived;
 mod counts;
 mod gitea_scopes;
 mod grants;
+mod toolchain;
 
 use std::{fs, path::PathBuf, process::ExitCode};
 
