@@ -6,9 +6,8 @@
 
 use std::time::Duration;
 
-use super::{IssueRecord, add_counter_moves, mentions};
+use super::{Error, IssueRecord, Result, add_counter_moves, mentions};
 use crate::{
-    Error, Result,
     db::{Db, DbError},
     repos, time,
 };
@@ -103,15 +102,10 @@ pub async fn create(db: &Db, repo_id: i64, new: NewIssue, claim: Claim) -> Resul
                 tokio::time::sleep(Duration::from_millis(jitter)).await;
             }
             Err(e) if e.failed_condition().is_some() && e.failed_condition() == milestone_at => {
-                return Err(Error::Unprocessable(format!(
-                    "milestone does not exist [id: {}]",
-                    rec.milestone
-                )));
+                return Err(Error::NoSuchMilestone(rec.milestone));
             }
             Err(e) => return Err(e.into()),
         }
     }
-    Err(Error::Unavailable(format!(
-        "could not claim an issue number in repository {repo_id}"
-    )))
+    Err(Error::NoNumber { repo_id })
 }

@@ -6,9 +6,8 @@ use std::collections::HashMap;
 
 use futures::{StreamExt, TryStreamExt};
 
-use super::IssueRecord;
+use super::{Error, IssueRecord, Result};
 use crate::{
-    Error, Result,
     auth::Caller,
     db::{Db, DbError, keys},
     page::Page,
@@ -183,9 +182,7 @@ pub async fn has_open_blockers(db: &Db, issue: &IssueRecord) -> Result<bool> {
 /// Makes `dependent` depend on `blocker`.
 pub async fn add(db: &Db, dependent: &IssueRecord, blocker: &IssueRecord) -> Result<()> {
     if (dependent.repo_id, dependent.index) == (blocker.repo_id, blocker.index) {
-        return Err(Error::Unprocessable(
-            "an issue cannot depend on itself".into(),
-        ));
+        return Err(Error::DependsOnItself);
     }
     let reverse = keys::dependency(
         blocker.repo_id,
@@ -194,9 +191,7 @@ pub async fn add(db: &Db, dependent: &IssueRecord, blocker: &IssueRecord) -> Res
         dependent.index,
     );
     if db.get(reverse).await?.is_some() {
-        return Err(Error::Unprocessable(
-            "circular dependency: the other issue already depends on this one".into(),
-        ));
+        return Err(Error::CircularDependency);
     }
     let mut tx = db.tx();
     tx.put_if_absent(keys::dependency(
@@ -216,8 +211,8 @@ pub async fn add(db: &Db, dependent: &IssueRecord, blocker: &IssueRecord) -> Res
     db.transact(tx)
         .await
         .map_err(|e| match e.failed_condition() {
-            Some(0) => Error::Unprocessable("dependency already exists".into()),
-            Some(_) => Error::not_found(),
+            Some(0) => Error::DependencyExists,
+            Some(_) => Error::Hidden,
             None => e.into(),
         })
 }
@@ -240,7 +235,7 @@ pub async fn remove(db: &Db, dependent: &IssueRecord, blocker: &IssueRecord) -> 
     db.transact(tx)
         .await
         .map_err(|e| match e.failed_condition() {
-            Some(_) => Error::NotFound("dependency does not exist".into()),
+            Some(_) => Error::NoSuchDependency,
             None => e.into(),
         })
 }

@@ -67,6 +67,14 @@ pub enum Error {
     NotPull(i64),
     #[error("dependencies are disabled")]
     DependenciesDisabled,
+    #[error("an issue cannot depend on itself")]
+    DependsOnItself,
+    #[error("the other issue already depends on this one")]
+    CircularDependency,
+    #[error("the dependency exists already")]
+    DependencyExists,
+    #[error("no such dependency")]
+    NoSuchDependency,
     #[error("no user {0}")]
     NoSuchAssignee(String),
     #[error("user {user_id} cannot read {repo}")]
@@ -131,6 +139,9 @@ pub enum Error {
     /// Too many concurrent writers of one issue.
     #[error("too many concurrent changes")]
     Busy,
+    /// Too many concurrent creates took every number tried.
+    #[error("no issue number could be claimed in repository {repo_id}")]
+    NoNumber { repo_id: i64 },
     /// Too many deleted issues of the repository still being cleaned up.
     #[error("too many deletions under way")]
     CleanupBacklog,
@@ -145,10 +156,6 @@ pub enum Error {
     Repos(#[from] crate::repos::Error),
     #[error(transparent)]
     Db(#[from] DbError),
-    /// From the layers issues build on that still speak the HTTP layer's
-    /// error.
-    #[error(transparent)]
-    Other(#[from] crate::Error),
 }
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;

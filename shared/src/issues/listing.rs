@@ -8,9 +8,8 @@
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
-use super::IssueRecord;
+use super::{Error, IssueRecord, Result};
 use crate::{
-    Result,
     db::{self, Db, keys},
     repos::{self, RepoStats},
 };
@@ -43,7 +42,7 @@ pub async fn first_page(
         .iter()
         .map(|(k, s)| partition(db, keys::issue_list_pk(repo_id, *k, *s), forward, size));
     let (stats, read) = tokio::try_join!(
-        async { Ok::<_, crate::Error>(repos::stats(db, repo_id).await?) },
+        async { Ok::<_, Error>(repos::stats(db, repo_id).await?) },
         futures::future::try_join_all(reads),
     )?;
     let mut all: Vec<IssueRecord> = read.into_iter().flatten().collect();

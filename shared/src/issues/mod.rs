@@ -206,9 +206,10 @@ pub fn add_counter_moves(
     after: Option<&IssueRecord>,
     number: Option<(i64, i64)>,
 ) -> Result<()> {
-    let sample = after
-        .or(before)
-        .ok_or_else(|| crate::Error::Internal("no issue to count".into()))?;
+    // Neither before nor after: nothing moves.
+    let Some(sample) = after.or(before) else {
+        return Ok(());
+    };
     let (total, closed) = if sample.is_pull {
         ("num_pulls", "num_closed_pulls")
     } else {

@@ -80,6 +80,12 @@ impl From<E> for Error {
             E::DependenciesDisabled => {
                 Error::NotFound("dependencies are disabled in this repository".into())
             }
+            E::DependsOnItself => Error::Unprocessable("an issue cannot depend on itself".into()),
+            E::CircularDependency => Error::Unprocessable(
+                "circular dependency: the other issue already depends on this one".into(),
+            ),
+            E::DependencyExists => Error::Unprocessable("dependency already exists".into()),
+            E::NoSuchDependency => Error::NotFound("dependency does not exist".into()),
             E::NoSuchAssignee(login) => {
                 Error::Unprocessable(format!("Assignee does not exist: [name: {login}]"))
             }
@@ -114,6 +120,9 @@ impl From<E> for Error {
                 "{} deleted issues of this repository are still being cleaned up; retry",
                 crate::issues::MAX_PURGING
             )),
+            E::NoNumber { repo_id } => Error::Unavailable(format!(
+                "could not claim an issue number in repository {repo_id}"
+            )),
             E::Busy => Error::Unavailable(
                 "the issue is being changed by many requests at once; retry".into(),
             ),
@@ -133,7 +142,6 @@ impl From<E> for Error {
             E::Db(e) => e.into(),
             E::Accounts(e) => e.into(),
             E::Repos(e) => e.into(),
-            E::Other(e) => e,
         }
     }
 }
@@ -167,6 +175,29 @@ mod comment_messages {
                 "'smile' is not an allowed reaction",
             ),
             (E::ReactionLocked, 403, "no permission to change reaction"),
+            (E::DependsOnItself, 422, "an issue cannot depend on itself"),
+            (
+                E::CircularDependency,
+                422,
+                "circular dependency: the other issue already depends on this one",
+            ),
+            (E::DependencyExists, 422, "dependency already exists"),
+            (E::NoSuchDependency, 404, "dependency does not exist"),
+            (
+                E::NoSuchMilestone(4),
+                422,
+                "milestone does not exist [id: 4]",
+            ),
+            (
+                E::NoNumber { repo_id: 7 },
+                503,
+                "service busy: could not claim an issue number in repository 7",
+            ),
+            (
+                E::CleanupBacklog,
+                503,
+                "service busy: 100 deleted issues of this repository are still being cleaned up; retry",
+            ),
         ];
         for (e, status, text) in rows {
             assert_eq!(seen(e), (status, text.to_string()));
