@@ -72,7 +72,7 @@ pub async fn open(
                 false => Ok(Vec::new()),
             }
         },
-        async { Ok(create::claim(db, ctx.repo.id).await?) },
+        create::claim(db, ctx.repo.id),
     )?;
     // The old order: assignees, milestone, labels, deadline.
     let assignees = check_assignees(ctx, &logins, &found, poster.login(), unit)?;
