@@ -16,8 +16,7 @@ mod reactions;
 use shared::{
     auth::scope::Category::{Issue, Repository},
     db::Action::{
-        BatchGetItem, BatchWriteItem, ConditionCheckItem, DeleteItem, GetItem, PutItem, Query,
-        UpdateItem,
+        BatchGetItem, ConditionCheckItem, DeleteItem, GetItem, PutItem, Query, UpdateItem,
     },
     http::{
         Archived::{Free, Locked},
@@ -33,10 +32,9 @@ shared::routes! {
             GetItem, BatchGetItem, Query, PutItem, UpdateItem, DeleteItem,
             // dependencies require both issues to exist
             ConditionCheckItem,
-            // cleanup after deletes; index entries past the transaction limit
-            BatchWriteItem,
         ],
-        // comment listings and removals
+        // comment listings (what a deleted issue leaves goes through the
+        // stream consumer, which holds the batch writes)
         indexes: &[Query],
         rare: &[],
     };
