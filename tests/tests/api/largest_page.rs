@@ -25,6 +25,13 @@ async fn create(api: &Api, who: &TestUser, path: String, body: Value) -> Value {
         Some(&body),
     )
     .await;
+    // Resent after the emulator dropped its answer (`send`), a create is
+    // found applied; an answer this large is not kept for replay, so the
+    // resend gets 409 saying so. Only the issues' answers are that large,
+    // and the test reads them back from the listings.
+    if r.status == 409 && r.text.contains("was applied") {
+        return Value::Null;
+    }
     assert_eq!(
         r.status,
         201,
