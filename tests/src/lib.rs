@@ -108,6 +108,35 @@ pub async fn table() -> (aws_sdk_dynamodb::Client, String) {
     (client, config.table_name)
 }
 
+/// Every item of partition `pk` whose sort key starts with `prefix` (a
+/// non-empty one), read strongly consistent, a page at a time.
+pub async fn items_under(
+    pk: &str,
+    prefix: &str,
+) -> Vec<std::collections::HashMap<String, aws_sdk_dynamodb::types::AttributeValue>> {
+    use aws_sdk_dynamodb::types::AttributeValue;
+    let (client, table) = table().await;
+    let (mut out, mut start) = (Vec::new(), None);
+    loop {
+        let page = client
+            .query()
+            .table_name(&table)
+            .key_condition_expression("pk = :pk AND begins_with(sk, :p)")
+            .expression_attribute_values(":pk", AttributeValue::S(pk.into()))
+            .expression_attribute_values(":p", AttributeValue::S(prefix.into()))
+            .consistent_read(true)
+            .set_exclusive_start_key(start.take())
+            .send()
+            .await
+            .expect("query the table");
+        out.extend(page.items.unwrap_or_default());
+        match page.last_evaluated_key {
+            Some(k) if !k.is_empty() => start = Some(k),
+            _ => return out,
+        }
+    }
+}
+
 /// A user made for one test, with a token carrying every scope.
 #[derive(Clone, Debug)]
 pub struct TestUser {

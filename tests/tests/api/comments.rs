@@ -88,32 +88,17 @@ async fn stored(pk: &str, sk: &str, attribute: &str) -> Option<i64> {
 /// The comment items stored under repository `repo_id` (whatever their
 /// issue), as (id, issue number).
 async fn stored_comments(repo_id: i64) -> Vec<(i64, i64)> {
-    let (client, table) = table().await;
-    let (mut out, mut start) = (Vec::new(), None);
-    loop {
-        let page = client
-            .query()
-            .table_name(&table)
-            .key_condition_expression("pk = :pk AND begins_with(sk, :p)")
-            .expression_attribute_values(":pk", AttributeValue::S(format!("REPO#{repo_id}")))
-            .expression_attribute_values(":p", AttributeValue::S("COMMENT#".into()))
-            .consistent_read(true)
-            .set_exclusive_start_key(start.take())
-            .send()
-            .await
-            .expect("query the table");
-        for item in page.items() {
+    api_tests::items_under(&format!("REPO#{repo_id}"), "COMMENT#")
+        .await
+        .iter()
+        .map(|item| {
             let n = |k: &str| match item.get(k) {
                 Some(AttributeValue::N(n)) => n.parse::<i64>().unwrap(),
                 _ => 0,
             };
-            out.push((n("id"), n("index")));
-        }
-        match page.last_evaluated_key {
-            Some(k) if !k.is_empty() => start = Some(k),
-            _ => return out,
-        }
-    }
+            (n("id"), n("index"))
+        })
+        .collect()
 }
 
 async fn repo_id(r: &IssueRepo) -> i64 {

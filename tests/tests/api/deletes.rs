@@ -15,30 +15,14 @@ const MANY: usize = 60;
 
 /// Sort keys of the items in partition `pk` starting with `prefix`.
 async fn sort_keys(pk: &str, prefix: &str) -> Vec<String> {
-    let (client, table) = table().await;
-    let mut out = Vec::new();
-    let mut start = None;
-    loop {
-        let page = client
-            .query()
-            .table_name(&table)
-            .key_condition_expression("pk = :pk AND begins_with(sk, :p)")
-            .expression_attribute_values(":pk", AttributeValue::S(pk.into()))
-            .expression_attribute_values(":p", AttributeValue::S(prefix.into()))
-            .set_exclusive_start_key(start.take())
-            .send()
-            .await
-            .expect("query the table");
-        for item in page.items() {
-            if let Some(AttributeValue::S(sk)) = item.get("sk") {
-                out.push(sk.clone());
-            }
-        }
-        match page.last_evaluated_key {
-            Some(k) if !k.is_empty() => start = Some(k),
-            _ => return out,
-        }
-    }
+    api_tests::items_under(pk, prefix)
+        .await
+        .iter()
+        .filter_map(|item| match item.get("sk") {
+            Some(AttributeValue::S(sk)) => Some(sk.clone()),
+            _ => None,
+        })
+        .collect()
 }
 
 async fn repo_id(api: &Api, who: &TestUser, owner: &str, repo: &str) -> i64 {

@@ -66,28 +66,11 @@ async fn repo_id(r: &IssueRepo) -> i64 {
 
 /// The sort keys of the reaction items stored under repository `repo_id`.
 async fn stored(repo_id: i64) -> Vec<String> {
-    let (client, table) = table().await;
-    let (mut out, mut start) = (Vec::new(), None);
-    loop {
-        let page = client
-            .query()
-            .table_name(&table)
-            .key_condition_expression("pk = :pk AND begins_with(sk, :p)")
-            .expression_attribute_values(":pk", AttributeValue::S(format!("REPO#{repo_id}")))
-            .expression_attribute_values(":p", AttributeValue::S("REACT#".into()))
-            .consistent_read(true)
-            .set_exclusive_start_key(start.take())
-            .send()
-            .await
-            .expect("query the table");
-        for item in page.items() {
-            out.push(item["sk"].as_s().unwrap().clone());
-        }
-        match page.last_evaluated_key {
-            Some(k) if !k.is_empty() => start = Some(k),
-            _ => return out,
-        }
-    }
+    api_tests::items_under(&format!("REPO#{repo_id}"), "REACT#")
+        .await
+        .iter()
+        .map(|item| item["sk"].as_s().unwrap().clone())
+        .collect()
 }
 
 /// How many claims, entries and counted reactions are stored.
