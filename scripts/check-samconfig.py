@@ -48,6 +48,9 @@ def problems_of(name, value, spec):
 def main():
     config = tomllib.loads((ROOT / "samconfig.example.toml").read_text())
     entries = config["default"]["deploy"]["parameters"]["parameter_overrides"]
+    # The commented-out examples too: an operator uncomments them as shown.
+    shown = re.findall(r'^#\s+("[^"]*"),$', (ROOT / "samconfig.example.toml").read_text(), re.M)
+    entries = entries + [tomllib.loads(f"v = {s}")["v"] for s in shown]
     parameters = yaml_parse((ROOT / "template.yaml").read_text())["Parameters"]
     parser = CfnParameterOverridesType()
     problems = []
@@ -66,7 +69,7 @@ def main():
         print(f"samconfig.example.toml: {p}", file=sys.stderr)
     if problems:
         sys.exit(1)
-    print(f"samconfig.example.toml: {len(entries)} overrides, each parsed by SAM and within the template's constraints")
+    print(f"samconfig.example.toml: {len(entries)} overrides ({len(shown)} commented out), each parsed by SAM and within the template's constraints")
 
 
 if __name__ == "__main__":

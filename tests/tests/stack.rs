@@ -153,7 +153,6 @@ fn the_api_is_throttled_and_exposes_the_headers_clients_read() {
     let reserved = &t["Globals"]["Function"]["ReservedConcurrentExecutions"];
     let reserved = tagged(reserved, "If").expect("reserved concurrency is opt-in");
     assert_eq!(reserved[0].as_str(), Some("HasReservedConcurrency"));
-    assert_eq!(t["Globals"]["Function"]["Tracing"].as_str(), Some("Active"));
 }
 
 /// Every `!Ref`/`!GetAtt` operand inside a value, recursively.
@@ -217,12 +216,16 @@ fn every_function_table_and_the_api_have_an_alarm_to_the_topic() {
 #[test]
 fn the_dashboard_is_json_and_shows_every_function() {
     let t = template();
-    let body = tagged(
+    // `!Sub [body, {variables}]`: the table in use is a variable.
+    let sub = tagged(
         &t["Resources"]["MonitoringDashboard"]["Properties"]["DashboardBody"],
         "Sub",
     )
-    .and_then(Yaml::as_str)
-    .expect("a !Sub string");
+    .and_then(Yaml::as_sequence)
+    .expect("a !Sub of a body and its variables");
+    let body = sub[0].as_str().expect("the body");
+    let variables = sub[1].as_mapping().expect("the variables");
+    assert!(table_in_use(&variables["TableInUse"]));
     let mut names = BTreeSet::new();
     let mut plain = String::new();
     let mut rest = body;
@@ -247,7 +250,9 @@ fn the_dashboard_is_json_and_shows_every_function() {
         assert!(names.contains(id), "the dashboard leaves out {id}");
     }
     for name in &names {
-        let known = name.starts_with("AWS::") || resources(&t).contains_key(name.as_str());
+        let known = name.starts_with("AWS::")
+            || resources(&t).contains_key(name.as_str())
+            || variables.contains_key(name.as_str());
         assert!(known, "${{{name}}} names nothing");
     }
     // The per-request metrics it graphs are ones the functions emit.
@@ -335,7 +340,10 @@ fn the_stream_consumer_is_mapped_like_the_local_pump_and_watched() {
     let (_, event) = events.iter().next().unwrap();
     assert_eq!(event["Type"].as_str(), Some("DynamoDB"));
     let e = &event["Properties"];
-    assert_eq!(get_att(&e["Stream"]), Some("Table.StreamArn"));
+    let stream = tagged(&e["Stream"], "If").expect("the stream of the table in use");
+    assert_eq!(stream[0].as_str(), Some("UsesExistingTable"));
+    assert_eq!(reference(&stream[1]), Some("ExistingTableStreamArn"));
+    assert_eq!(get_att(&stream[2]), Some("Table.StreamArn"));
     // What the pump does under `make dev` and `make test` is what the
     // mapping does on AWS.
     assert_eq!(
@@ -427,4 +435,390 @@ fn the_stream_consumer_is_mapped_like_the_local_pump_and_watched() {
         threshold < age * 1000,
         "the alarm ({threshold} ms) fires long before records age out ({age} s)"
     );
+}
+
+/// `!If [UsesExistingTable, !Ref ExistingTableName, !Ref Table]`: the name
+/// of the table the stack serves from.
+fn table_in_use(v: &Yaml) -> bool {
+    tagged(v, "If")
+        .and_then(Yaml::as_sequence)
+        .is_some_and(|c| {
+            c.len() == 3
+                && c[0].as_str() == Some("UsesExistingTable")
+                && reference(&c[1]) == Some("ExistingTableName")
+                && reference(&c[2]) == Some("Table")
+        })
+}
+
+/// Whether a value names the stack's own table (`!Ref Table`,
+/// `!GetAtt Table.X`, `${Table}` or `${Table.X}` in a `!Sub`).
+fn names_own_table(v: &Yaml) -> bool {
+    match v {
+        Yaml::Tagged(t) => {
+            let tag = t.tag.to_string();
+            let own = match (tag.trim_start_matches('!'), &t.value) {
+                ("Ref", Yaml::String(s)) => s == "Table",
+                ("GetAtt", Yaml::String(s)) => s.starts_with("Table."),
+                ("Sub", Yaml::String(s)) => s.contains("${Table}") || s.contains("${Table."),
+                _ => false,
+            };
+            own || names_own_table(&t.value)
+        }
+        Yaml::Sequence(s) => s.iter().any(names_own_table),
+        Yaml::Mapping(m) => m.values().any(names_own_table),
+        _ => false,
+    }
+}
+
+/// The paths (dotted) under `v` where the stack's own table is named other
+/// than as the "else" of `!If [UsesExistingTable, ..]`.
+fn own_table_outside_the_choice(path: &str, v: &Yaml, out: &mut Vec<String>) {
+    match v {
+        Yaml::Tagged(t) => {
+            if let Some(c) = tagged(v, "If").and_then(Yaml::as_sequence)
+                && c.first().and_then(Yaml::as_str) == Some("UsesExistingTable")
+            {
+                if names_own_table(&c[1]) {
+                    out.push(format!("{path} (the existing table's branch)"));
+                }
+                return;
+            }
+            let own = match (t.tag.to_string().trim_start_matches('!'), &t.value) {
+                ("Ref", Yaml::String(s)) => s == "Table",
+                ("GetAtt", Yaml::String(s)) => s.starts_with("Table."),
+                ("Sub", Yaml::String(s)) => s.contains("${Table}") || s.contains("${Table."),
+                _ => false,
+            };
+            if own {
+                out.push(path.to_string());
+            }
+            own_table_outside_the_choice(path, &t.value, out);
+        }
+        Yaml::Sequence(s) => {
+            for (i, x) in s.iter().enumerate() {
+                own_table_outside_the_choice(&format!("{path}[{i}]"), x, out);
+            }
+        }
+        Yaml::Mapping(m) => {
+            for (k, x) in m {
+                let key = k.as_str().unwrap_or("?");
+                own_table_outside_the_choice(&format!("{path}.{key}"), x, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// ExistingTableName moves everything that uses the table (the functions'
+/// TABLE_NAME and grants, the stream consumer, the alarm, the dashboard,
+/// the TableName output) to an existing table, while the stack's own Table
+/// stays (a condition on it would delete it, or orphan it).
+#[test]
+fn an_existing_table_replaces_the_own_one_everywhere() {
+    let t = template();
+    let table = &t["Resources"]["Table"];
+    assert!(table.get("Condition").is_none(), "Table stays in the stack");
+    assert_eq!(table["DeletionPolicy"].as_str(), Some("Retain"));
+    let mut outside = Vec::new();
+    for (id, r) in resources(&t) {
+        let id = id.as_str().unwrap();
+        if id != "Table" {
+            own_table_outside_the_choice(id, r, &mut outside);
+        }
+    }
+    own_table_outside_the_choice("Globals", &t["Globals"], &mut outside);
+    for (id, o) in t["Outputs"].as_mapping().unwrap() {
+        let id = id.as_str().unwrap();
+        if id != "StackTableName" {
+            own_table_outside_the_choice(&format!("Outputs.{id}"), o, &mut outside);
+        }
+    }
+    assert_eq!(
+        outside,
+        Vec::<String>::new(),
+        "names Table whatever ExistingTableName says"
+    );
+    let env = &t["Globals"]["Function"]["Environment"]["Variables"];
+    assert!(table_in_use(&env["TABLE_NAME"]));
+    assert!(table_in_use(&t["Outputs"]["TableName"]["Value"]));
+    assert_eq!(
+        reference(&t["Outputs"]["StackTableName"]["Value"]),
+        Some("Table")
+    );
+    let rule = &t["Rules"]["ExistingTableNeedsItsStream"];
+    assert!(
+        serde_yaml::to_string(rule)
+            .unwrap()
+            .contains("ExistingTableStreamArn"),
+        "a table without its stream is refused before anything changes"
+    );
+}
+
+/// Every function publishes versions behind `live`, which CodeDeploy moves
+/// by DeploymentStrategy (all at once with Alarms=off), rolling back when
+/// the function's own alarm, which watches the alias, or the API's 5xx
+/// alarm fires. scripts/check-transform.py checks what SAM makes of it.
+#[test]
+fn releases_shift_traffic_through_an_alias_and_roll_back_on_alarms() {
+    let t = template();
+    let globals = &t["Globals"]["Function"];
+    assert_eq!(globals["AutoPublishAlias"].as_str(), Some("live"));
+    let kind = tagged(&globals["DeploymentPreference"]["Type"], "If")
+        .and_then(Yaml::as_sequence)
+        .expect("the strategy depends on Alarms");
+    assert_eq!(kind[0].as_str(), Some("HasAlarms"));
+    assert_eq!(
+        tagged(&kind[1], "Sub").and_then(Yaml::as_str),
+        Some("CodeDeployDefault.Lambda${DeploymentStrategy}")
+    );
+    assert_eq!(kind[2].as_str(), Some("AllAtOnce"));
+    let strategies = t["Parameters"]["DeploymentStrategy"]["AllowedValues"]
+        .as_sequence()
+        .unwrap();
+    assert!(strategies.iter().any(|s| s.as_str() == Some("AllAtOnce")));
+    assert!(
+        t["Parameters"]["DeploymentStrategy"]["Default"]
+            .as_str()
+            .unwrap()
+            .starts_with("Canary")
+    );
+    for (id, f) in of_type(&t, "AWS::Serverless::Function") {
+        let alarms = tagged(&f["Properties"]["DeploymentPreference"]["Alarms"], "If")
+            .and_then(Yaml::as_sequence)
+            .unwrap_or_else(|| panic!("{id}: no rollback alarms"));
+        assert_eq!(alarms[0].as_str(), Some("HasAlarms"), "{id}");
+        let on: Vec<&str> = alarms[1]
+            .as_sequence()
+            .unwrap()
+            .iter()
+            .filter_map(reference)
+            .collect();
+        let own = format!("{id}Alarm");
+        assert!(
+            on.contains(&own.as_str()),
+            "{id}: its own alarm rolls it back"
+        );
+        if id != "StreamFunction" {
+            assert!(
+                on.contains(&"Api5xxAlarm"),
+                "{id}: the API's 5xx rolls it back"
+            );
+        }
+        assert_eq!(alarms[2].as_sequence().map(Vec::len), Some(0), "{id}");
+        // The alarm watches the alias, which every invocation goes through.
+        let text = serde_yaml::to_string(&t["Resources"][own.as_str()]).unwrap();
+        assert_eq!(
+            text.matches("Name: Resource").count(),
+            2,
+            "{own}: errors and throttles of the alias"
+        );
+        assert!(text.contains(&format!("${{{id}}}:live")), "{own}");
+    }
+}
+
+/// A custom domain: API Gateway's regional domain with the operator's
+/// certificate, mapped to the stage; the root URL follows RootUrl, else the
+/// domain; the execute-api URL can be switched off, and only with a domain.
+#[test]
+fn a_custom_domain_gets_its_resources_and_the_root_url() {
+    let t = template();
+    let domain = &t["Resources"]["ApiDomain"];
+    assert_eq!(
+        domain["Type"].as_str(),
+        Some("AWS::ApiGatewayV2::DomainName")
+    );
+    assert_eq!(domain["Condition"].as_str(), Some("HasDomain"));
+    let p = &domain["Properties"];
+    assert_eq!(reference(&p["DomainName"]), Some("DomainName"));
+    let config = &p["DomainNameConfigurations"][0];
+    assert_eq!(
+        reference(&config["CertificateArn"]),
+        Some("DomainCertificateArn")
+    );
+    assert_eq!(config["EndpointType"].as_str(), Some("REGIONAL"));
+    assert_eq!(config["SecurityPolicy"].as_str(), Some("TLS_1_2"));
+    let mapping = &t["Resources"]["ApiDomainMapping"];
+    assert_eq!(
+        mapping["Type"].as_str(),
+        Some("AWS::ApiGatewayV2::ApiMapping")
+    );
+    assert_eq!(mapping["Condition"].as_str(), Some("HasDomain"));
+    let p = &mapping["Properties"];
+    assert_eq!(reference(&p["ApiId"]), Some("Api"));
+    assert_eq!(reference(&p["DomainName"]), Some("ApiDomain"));
+    assert_eq!(p["Stage"].as_str(), Some("$default"));
+    let switch = tagged(
+        &t["Resources"]["Api"]["Properties"]["DisableExecuteApiEndpoint"],
+        "If",
+    )
+    .and_then(Yaml::as_sequence)
+    .unwrap();
+    assert_eq!(switch[0].as_str(), Some("DisablesDefaultEndpoint"));
+    let condition = serde_yaml::to_string(&t["Conditions"]["DisablesDefaultEndpoint"]).unwrap();
+    assert!(condition.contains("HasDomain"), "off only with a domain");
+    for rule in ["DomainNeedsCertificate", "DefaultEndpointOffNeedsDomain"] {
+        assert!(t["Rules"].get(rule).is_some(), "{rule}");
+    }
+    // RootUrl, else https://<domain>/, else empty (the request's own
+    // API Gateway domain).
+    let root = tagged(
+        &t["Globals"]["Function"]["Environment"]["Variables"]["ROOT_URL"],
+        "If",
+    )
+    .and_then(Yaml::as_sequence)
+    .unwrap();
+    assert_eq!(root[0].as_str(), Some("HasRootUrl"));
+    assert_eq!(reference(&root[1]), Some("RootUrl"));
+    let fallback = tagged(&root[2], "If").and_then(Yaml::as_sequence).unwrap();
+    assert_eq!(fallback[0].as_str(), Some("HasDomain"));
+    assert_eq!(
+        tagged(&fallback[1], "Sub").and_then(Yaml::as_str),
+        Some("https://${DomainName}/")
+    );
+    assert_eq!(fallback[2].as_str(), Some(""));
+    assert_eq!(
+        t["Outputs"]["RegionalDomainName"]["Condition"].as_str(),
+        Some("HasDomain")
+    );
+}
+
+/// Both logs carry both ids: the access log API Gateway's and the
+/// function's (Lambda's request id, the client's x-request-id).
+#[test]
+fn the_access_log_joins_the_function_log() {
+    let t = template();
+    let format = t["Resources"]["Api"]["Properties"]["AccessLogSettings"]["Format"]
+        .as_str()
+        .unwrap();
+    let line: serde_json::Value = serde_json::from_str(format).expect("a JSON line");
+    assert_eq!(line["requestId"], "$context.requestId");
+    assert_eq!(line["lambdaRequestId"], "$context.integration.requestId");
+    assert_eq!(line["status"], "$context.status", "the 429 filter reads it");
+}
+
+/// HTTP APIs publish no throttle metric: the access log's 429s are counted
+/// by a metric filter, and graphed.
+#[test]
+fn throttled_requests_are_counted_from_the_access_log() {
+    let t = template();
+    let filters = of_type(&t, "AWS::Logs::MetricFilter");
+    let (_, f) = filters
+        .iter()
+        .find(|(_, f)| reference(&f["Properties"]["LogGroupName"]) == Some("ApiAccessLogGroup"))
+        .expect("a metric filter on the access log");
+    let p = &f["Properties"];
+    assert_eq!(p["FilterPattern"].as_str(), Some(r#"{ $.status = "429" }"#));
+    let m = &p["MetricTransformations"][0];
+    assert_eq!(reference(&m["MetricNamespace"]), Some("AWS::StackName"));
+    assert_eq!(m["MetricValue"].as_str(), Some("1"));
+    let name = m["MetricName"].as_str().unwrap();
+    let dashboard = serde_yaml::to_string(&t["Resources"]["MonitoringDashboard"]).unwrap();
+    assert!(
+        dashboard.contains(&format!("\"{name}\"")),
+        "the dashboard graphs {name}"
+    );
+}
+
+/// The throttle alarm adds the table's and every index's read and write
+/// throttles (an index's are published under its name only).
+#[test]
+fn the_throttle_alarm_covers_every_index_both_ways() {
+    let t = template();
+    let indexes: Vec<&str> = t["Resources"]["Table"]["Properties"]["GlobalSecondaryIndexes"]
+        .as_sequence()
+        .unwrap()
+        .iter()
+        .map(|i| i["IndexName"].as_str().unwrap())
+        .collect();
+    let alarm = &t["Resources"]["TableThrottleAlarm"]["Properties"];
+    let metrics = alarm["Metrics"].as_sequence().unwrap();
+    let expression = metrics
+        .iter()
+        .find_map(|m| m["Expression"].as_str())
+        .unwrap();
+    let mut covered = BTreeSet::new();
+    for m in metrics {
+        let Some(id) = m["Id"].as_str() else { continue };
+        let metric = &m["MetricStat"]["Metric"];
+        let Some(name) = metric["MetricName"].as_str() else {
+            continue;
+        };
+        assert!(
+            expression.contains(&format!("FILL({id}, 0)")),
+            "{id} is not added"
+        );
+        let dims = metric["Dimensions"].as_sequence().unwrap();
+        assert!(table_in_use(&dims[0]["Value"]), "{id}: the table in use");
+        let index = dims
+            .iter()
+            .find(|d| d["Name"].as_str() == Some("GlobalSecondaryIndexName"))
+            .map(|d| d["Value"].as_str().unwrap().to_string());
+        covered.insert((name.to_string(), index));
+    }
+    for name in ["ReadThrottleEvents", "WriteThrottleEvents"] {
+        assert!(covered.contains(&(name.to_string(), None)), "table {name}");
+        for i in &indexes {
+            assert!(
+                covered.contains(&(name.to_string(), Some(i.to_string()))),
+                "{i} {name}"
+            );
+        }
+    }
+}
+
+/// The cross-repository search, the costliest read, has its own throttle,
+/// set by parameters and within the stage's.
+#[test]
+fn the_search_route_has_its_own_throttle() {
+    let t = template();
+    let settings = t["Resources"]["Api"]["Properties"]["RouteSettings"]
+        .as_mapping()
+        .expect("route settings");
+    let key = "GET /api/v1/repos/issues/search";
+    let search = &settings[key];
+    assert_eq!(
+        reference(&search["ThrottlingRateLimit"]),
+        Some("SearchThrottlingRateLimit")
+    );
+    assert_eq!(
+        reference(&search["ThrottlingBurstLimit"]),
+        Some("SearchThrottlingBurstLimit")
+    );
+    // Every key is a route some function serves (API Gateway refuses
+    // settings for a route it does not have).
+    let routes: BTreeSet<String> = of_type(&t, "AWS::Serverless::Function")
+        .iter()
+        .flat_map(|(_, f)| f["Properties"]["Events"].as_mapping().into_iter().flatten())
+        .filter(|(_, e)| e["Type"].as_str() == Some("HttpApi"))
+        .filter_map(|(_, e)| {
+            let p = &e["Properties"];
+            Some(format!("{} {}", p["Method"].as_str()?, p["Path"].as_str()?))
+        })
+        .collect();
+    for (k, _) in settings {
+        assert!(routes.contains(k.as_str().unwrap()), "{k:?} is no route");
+    }
+    let p = &t["Parameters"];
+    for (own, stage) in [
+        ("SearchThrottlingRateLimit", "ThrottlingRateLimit"),
+        ("SearchThrottlingBurstLimit", "ThrottlingBurstLimit"),
+    ] {
+        assert!(
+            p[own]["Default"].as_u64() <= p[stage]["Default"].as_u64(),
+            "{own} lower than the stage's by default"
+        );
+    }
+}
+
+/// Tracing is a parameter, off by default (README "Tracing" says why).
+#[test]
+fn tracing_is_a_choice_off_by_default() {
+    let t = template();
+    let tracing = tagged(&t["Globals"]["Function"]["Tracing"], "If")
+        .and_then(Yaml::as_sequence)
+        .unwrap();
+    assert_eq!(tracing[0].as_str(), Some("HasTracing"));
+    assert_eq!(tracing[1].as_str(), Some("Active"));
+    assert_eq!(tracing[2].as_str(), Some("PassThrough"));
+    assert_eq!(t["Parameters"]["Tracing"]["Default"].as_str(), Some("off"));
 }

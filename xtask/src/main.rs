@@ -14,6 +14,7 @@
 
 mod archived;
 mod counts;
+mod features;
 mod gitea_scopes;
 mod grants;
 mod toolchain;
@@ -246,11 +247,20 @@ fn policies(text: &str, function: &str, grant: &Grant) -> Result<String, String>
     replace(text, &tag, &out)
 }
 
-/// How template.yaml names the ARN a permission is granted on.
+/// How template.yaml names the ARN a permission is granted on: the stack's
+/// own table, or the existing one ExistingTableName names (a restore).
 fn resource_arn(on: Resource) -> &'static str {
     match on {
-        Resource::Table => "!GetAtt Table.Arn",
-        Resource::Indexes => "!Sub \"${Table.Arn}/index/*\"",
+        Resource::Table => concat!(
+            "!If [UsesExistingTable, ",
+            "!Sub \"arn:${AWS::Partition}:dynamodb:${AWS::Region}:${AWS::AccountId}:table/${ExistingTableName}\", ",
+            "!GetAtt Table.Arn]"
+        ),
+        Resource::Indexes => concat!(
+            "!If [UsesExistingTable, ",
+            "!Sub \"arn:${AWS::Partition}:dynamodb:${AWS::Region}:${AWS::AccountId}:table/${ExistingTableName}/index/*\", ",
+            "!Sub \"${Table.Arn}/index/*\"]"
+        ),
     }
 }
 

@@ -37,15 +37,38 @@ fn statements() -> Vec<Statement> {
 }
 
 /// Where a statement applies: the table's ARN or its indexes' ARNs, as the
-/// template names them (nothing else is accepted).
+/// template names them (nothing else is accepted): the existing table's
+/// when ExistingTableName is set, else the stack's own.
 fn resource(binary: &str, y: &Yaml) -> Resource {
-    let Yaml::Tagged(t) = y else {
-        panic!("{binary}: a resource other than the table or its indexes: {y:?}");
-    };
-    match (t.tag.to_string().as_str(), t.value.as_str()) {
-        ("!GetAtt", Some("Table.Arn")) => Resource::Table,
-        ("!Sub", Some("${Table.Arn}/index/*")) => Resource::Indexes,
-        _ => panic!("{binary}: a resource other than the table or its indexes: {y:?}"),
+    named_resource(y).unwrap_or_else(|| {
+        panic!("{binary}: a resource other than the table or its indexes: {y:?}")
+    })
+}
+
+fn named_resource(y: &Yaml) -> Option<Resource> {
+    fn tagged(y: &Yaml) -> Option<(String, &Yaml)> {
+        match y {
+            Yaml::Tagged(t) => Some((t.tag.to_string(), &t.value)),
+            _ => None,
+        }
+    }
+    let existing = "arn:${AWS::Partition}:dynamodb:${AWS::Region}:${AWS::AccountId}:table/${ExistingTableName}";
+    let (tag, choice) = tagged(y)?;
+    let choice = choice.as_sequence()?;
+    if tag != "!If" || choice.len() != 3 || choice[0].as_str() != Some("UsesExistingTable") {
+        return None;
+    }
+    let (existing_tag, existing_arn) = tagged(&choice[1])?;
+    let (own_tag, own_arn) = tagged(&choice[2])?;
+    let existing_arn = existing_arn.as_str()?;
+    match (existing_tag.as_str(), own_tag.as_str(), own_arn.as_str()?) {
+        ("!Sub", "!GetAtt", "Table.Arn") if existing_arn == existing => Some(Resource::Table),
+        ("!Sub", "!Sub", "${Table.Arn}/index/*")
+            if existing_arn.strip_suffix("/index/*") == Some(existing) =>
+        {
+            Some(Resource::Indexes)
+        }
+        _ => None,
     }
 }
 
