@@ -42,7 +42,7 @@ bench-scale:
 # by default).
 check-data:
 	TABLE_NAME=$${TABLE_NAME:-serverless-forge} DYNAMODB_ENDPOINT=$${DYNAMODB_ENDPOINT:-http://127.0.0.1:8000} \
-	cargo run --quiet -p shared --bin check_data -- $(if $(REPAIR),--repair)
+	cargo run --quiet -p ops --bin check_data -- $(if $(REPAIR),--repair)
 
 build:
 	sam build

@@ -23,7 +23,7 @@ trap cleanup EXIT INT TERM
 # items, and in a debug build it takes a fifth of the machine from
 # DynamoDB Local.
 cargo build --quiet --release -p api-tests --bin seed
-cargo build --quiet -p shared --bin bootstrap
+cargo build --quiet -p ops --bin bootstrap
 DYNAMODB_HEAP=6g start_dynamodb scale
 export TABLE_NAME="scale-$(date +%s)"
 export BOOTSTRAP_ADMIN_TOKEN="$(python3 -c 'import secrets; print(secrets.token_hex(20))')"

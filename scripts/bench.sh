@@ -42,7 +42,7 @@ if [ "${ARM64:-1}" != 0 ]; then
   cargo lambda build --release --arm64 -p hello-lambda
   arm64=(--arm64-dir target/lambda)
 fi
-cargo run --quiet -p shared --bin bootstrap >/dev/null
+cargo run --quiet -p ops --bin bootstrap >/dev/null
 python3 bench/lambda_bench.py "$x86" "$BOOTSTRAP_ADMIN_TOKEN" --runs "${RUNS:-10}" | tee .local/bench-rows.md
 echo
 # The same rows priced: dollars per million requests (bench/cost.py).

@@ -38,10 +38,11 @@ export BOOTSTRAP_TOKEN_FILE="$ROOT/.local/admin-token"
 # <fn>` asks for it, so that no first request waits for a compiler.
 echo "building the functions (the first time takes a few minutes)..."
 cargo build $(printf -- '-p %s ' $(ls functions))
-# The local stand-in for the stream's event source mapping, built on its
-# own so that its crates' features stay out of the functions' build.
+# The local stand-in for the stream's event source mapping, and then the
+# operator tools (tools/ops), each built on its own so that its crates'
+# features stay out of the functions' build.
 cargo build -p stream-pump
-cargo run --quiet -p shared --bin bootstrap
+cargo run --quiet -p ops --bin bootstrap
 echo "admin token: in .local/admin-token (or \$BOOTSTRAP_ADMIN_TOKEN when set)"
 
 cargo lambda watch --invoke-address 127.0.0.1 --invoke-port "$PORT" --concurrency "${CONCURRENCY:-4}" &

@@ -30,7 +30,7 @@ export ROOT_URL="http://127.0.0.1:$api_port/" API_URL="http://127.0.0.1:$api_por
 export BOOTSTRAP_ADMIN_TOKEN="$(python3 -c 'import secrets; print(secrets.token_hex(20))')"
 export BOOTSTRAP_ADMIN_PASSWORD="admin-password-$api_port"
 export AWS_LAMBDA_LOG_LEVEL="${AWS_LAMBDA_LOG_LEVEL:-WARN}"
-cargo run --quiet -p shared --bin bootstrap >/dev/null
+cargo run --quiet -p ops --bin bootstrap >/dev/null
 
 cargo lambda watch --invoke-address 127.0.0.1 --invoke-port "$api_port" \
   --concurrency 8 --ignore-changes >.local/watch-fault.log 2>&1 &
@@ -42,7 +42,7 @@ warm_functions 8
 warm_stream 1
 start_pump .local/stream-pump-fault.log
 
-cargo build --quiet -p shared --bin check_data
+cargo build --quiet -p ops --bin check_data
 exe=$(cargo test -p api-tests --test fault --no-run --message-format=json 2>/dev/null |
   python3 -c 'import json,sys
 for l in sys.stdin:

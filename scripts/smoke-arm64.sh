@@ -52,5 +52,5 @@ echo
 start_dynamodb smoke
 export TABLE_NAME="$(python3 -c 'import json; print(json.load(open("env.local.json"))["Parameters"]["TABLE_NAME"])')"
 export BOOTSTRAP_ADMIN_TOKEN="$(python3 -c 'import secrets; print(secrets.token_hex(20))')"
-cargo run --quiet -p shared --bin bootstrap >/dev/null
+cargo run --quiet -p ops --bin bootstrap >/dev/null
 python3 scripts/smoke-arm64.py .aws-sam/build "$BOOTSTRAP_ADMIN_TOKEN" "$DYNAMODB_ENDPOINT"

@@ -46,7 +46,7 @@ export DYNAMODB_ACTIONS_LOG="$ROOT/.local/dynamodb-actions-$api_port.log"
 # of `shared`), so it starts them without compiling anything.
 cargo build --workspace --all-targets
 cargo build $(printf -- '-p %s ' $(ls functions))
-cargo run --quiet -p shared --bin bootstrap
+cargo run --quiet -p ops --bin bootstrap
 
 cargo lambda watch --invoke-address 127.0.0.1 --invoke-port "$api_port" \
   --concurrency "${CONCURRENCY:-4}" --ignore-changes >.local/watch-test.log 2>&1 &
