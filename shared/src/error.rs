@@ -49,6 +49,10 @@ pub enum Error {
     Unprocessable(String),
     #[error("{0}")]
     Locked(String),
+    /// 429: the client must wait `retry_after` seconds (sent as
+    /// `Retry-After`) before asking again.
+    #[error("{message}")]
+    TooManyRequests { message: String, retry_after: u64 },
     /// Field-level validation failures (deploy 400, tracker 422).
     #[error("validation failed: {0:?}")]
     Validation(BTreeMap<String, Vec<String>>),

@@ -7,7 +7,7 @@ mod handlers;
 
 use shared::{
     auth::scope::Category::{Issue, Repository},
-    db::Action::{BatchGetItem, GetItem, PutItem, Query},
+    db::Action::{BatchGetItem, GetItem, PutItem, Query, UpdateItem},
     http::{
         Archived::Free,
         Guard::Scope,
@@ -18,10 +18,11 @@ use shared::{
 
 shared::routes! {
     dialect: Tracker;
-    // Listings and search read; the one write is the cursor a deep walk
-    // leaves for the next page (`issues::index::cursor`).
+    // Listings and search read; the writes are the cursor a deep walk
+    // leaves for the next page (`issues::index::cursor`), and the count of
+    // a failed password (`auth::failed_logins`), as on every route.
     dynamodb {
-        table: &[GetItem, BatchGetItem, Query, PutItem],
+        table: &[GetItem, BatchGetItem, Query, PutItem, UpdateItem],
         indexes: &[Query],
         rare: &[],
     };

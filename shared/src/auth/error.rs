@@ -13,6 +13,11 @@ pub enum Error {
     BadCredentials,
     #[error("the account may not sign in")]
     LoginProhibited,
+    /// The user name has had too many failed passwords lately
+    /// (`failed_logins`): no password is checked for it for `retry_after`
+    /// seconds.
+    #[error("too many failed sign-ins; retry in {retry_after} s")]
+    TooManyFailedLogins { retry_after: u64 },
     /// A deploy token with more than `read` for an organisation in which
     /// its user is not an admin.
     #[error("missing team role")]

@@ -5,6 +5,7 @@
 
 mod cache;
 mod error;
+pub mod failed_logins;
 
 pub use cache::TokenCache;
 pub use error::Error;
@@ -148,11 +149,21 @@ async fn by_token(db: &Db, hash: &str) -> Result<Principal> {
 
 /// A user name and password (Basic). Unknown users and users without a
 /// password cost the same password check as real ones, so response times
-/// do not tell which names exist.
+/// do not tell which names exist. A name with too many failed passwords
+/// lately gets no check at all ([`failed_logins`]); its counter is read
+/// beside the user, in the same round trip.
 async fn by_password(db: &Db, name: &str, password_text: &str) -> Result<Principal> {
-    let user = users::get(db, name).await?;
+    let now = crate::time::now();
+    let window = failed_logins::POLICY.window(now);
+    let (user, failures) =
+        tokio::join!(users::get(db, name), failed_logins::count(db, name, window));
+    let (user, failures) = (user?, failures?);
+    if let Some(retry_after) = failed_logins::POLICY.wait(failures, now) {
+        return Err(Error::TooManyFailedLogins { retry_after });
+    }
     let hash = user.as_ref().and_then(|u| u.password_hash.as_deref());
     if !password::verify_or_stand_in(password_text, hash) {
+        failed_logins::record(db, name, window).await?;
         return Err(Error::BadCredentials);
     }
     let user = user.ok_or(Error::BadCredentials)?;

@@ -365,6 +365,22 @@ pub fn idempotency(caller: &str, key_hash: &str) -> Item {
     key(&format!("IDEM#{caller}#{key_hash}"), "IDEM")
 }
 
+// --- Failed password sign-ins (`auth::failed_logins`): one counter per
+// user name (its SHA-256: the name is whatever a stranger sent) and fixed
+// window, expired by the table's TTL attribute `ttl`. A partition of its
+// own, which the stream consumer's filter does not pass.
+
+pub const FAILED_LOGINS_PREFIX: &str = "LOGINFAIL#";
+
+/// The failed passwords of the name hashed to `name_hash` in the window
+/// starting at `window_start` (Unix seconds).
+pub fn failed_logins(name_hash: &str, window_start: i64) -> Item {
+    key(
+        &format!("{FAILED_LOGINS_PREFIX}{name_hash}"),
+        &format!("WINDOW#{window_start:020}"),
+    )
+}
+
 // --- Search's index (`issues::index`), kept by the table's stream
 // consumer: one small item per listing an issue is entered in, a
 // document per issue (what the index holds of it) and sharded counters.

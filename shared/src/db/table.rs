@@ -39,8 +39,8 @@ pub const INDEXES: [Index; 2] = [
     },
 ];
 
-/// The attribute DynamoDB's TTL reads (Unix seconds): idempotency records
-/// expire by it.
+/// The attribute DynamoDB's TTL reads (Unix seconds): idempotency records,
+/// listing cursors and the counters of failed passwords expire by it.
 pub const TTL: &str = "ttl";
 
 /// What the table's stream carries: every change with the item before and

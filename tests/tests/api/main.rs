@@ -22,6 +22,7 @@ mod deploy_keys;
 mod deploy_projects;
 mod deploy_servers;
 mod deploy_sources;
+mod failed_logins;
 mod hostile_input;
 mod idempotency;
 mod integrity;

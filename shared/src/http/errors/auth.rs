@@ -11,6 +11,12 @@ impl From<E> for Error {
                 "This account is prohibited from signing in, please contact your site administrator."
                     .into(),
             ),
+            E::TooManyFailedLogins { retry_after } => Error::TooManyRequests {
+                message: format!(
+                    "too many failed sign-ins for this user name: retry in {retry_after} seconds, or sign in with a token"
+                ),
+                retry_after,
+            },
             E::MissingTeamRole => Error::Forbidden("Missing required team role.".into()),
             E::StoredScopes(why) => Error::Forbidden(format!("checking scope failed: {why}")),
             E::MissingScope { required, held } => Error::Forbidden(format!(

@@ -43,6 +43,7 @@ impl Error {
             (Error::Validation(_), Tracker) => StatusCode::UNPROCESSABLE_ENTITY,
             (Error::Validation(_), Deploy) => StatusCode::BAD_REQUEST,
             (Error::Locked(_), _) => StatusCode::LOCKED,
+            (Error::TooManyRequests { .. }, _) => StatusCode::TOO_MANY_REQUESTS,
             (Error::Internal(_), _) => StatusCode::INTERNAL_SERVER_ERROR,
             (Error::Unavailable(_) | Error::OutcomeUnknown(_), _) => {
                 StatusCode::SERVICE_UNAVAILABLE
@@ -54,6 +55,10 @@ impl Error {
     /// body names the request id so an operator can find them.
     pub fn into_response(self, dialect: Dialect, config: &Config, request_id: &str) -> Response {
         let status = self.status(dialect);
+        let wait = match self {
+            Error::TooManyRequests { retry_after, .. } => Some(retry_after),
+            _ => None,
+        };
         if matches!(self, Error::ForbiddenEmpty) {
             return response::empty(status);
         }
@@ -94,9 +99,15 @@ impl Error {
             (Dialect::Deploy, _) => json!({"message": message}),
         };
         let mut res = response::json(dialect, status, &body);
-        if status == StatusCode::SERVICE_UNAVAILABLE {
-            res.headers_mut()
-                .insert("retry-after", HeaderValue::from_static(RETRY_AFTER_SECS));
+        let retry_after = match (status, wait) {
+            (_, Some(secs)) => Some(HeaderValue::from(secs)),
+            (StatusCode::SERVICE_UNAVAILABLE, None) => {
+                Some(HeaderValue::from_static(RETRY_AFTER_SECS))
+            }
+            _ => None,
+        };
+        if let Some(v) = retry_after {
+            res.headers_mut().insert("retry-after", v);
         }
         res
     }
@@ -164,6 +175,20 @@ pub(super) mod tests {
         let r = Error::Unavailable("x".into()).into_response(Dialect::Deploy, &cfg(), "rid");
         assert_eq!(r.status(), 503);
         assert_eq!(r.headers()["retry-after"], "2");
+        for dialect in [Dialect::Tracker, Dialect::Deploy] {
+            let e: Error = crate::auth::Error::TooManyFailedLogins { retry_after: 42 }.into();
+            let r = e.into_response(dialect, &cfg(), "rid");
+            assert_eq!(r.status(), 429);
+            assert_eq!(r.headers()["retry-after"], "42");
+            let body = body_json(&r);
+            assert!(
+                body["message"].as_str().unwrap().contains("42 seconds"),
+                "{body}"
+            );
+            assert_eq!(body.get("url").is_some(), dialect == Dialect::Tracker);
+        }
+        let r = Error::not_found().into_response(Dialect::Tracker, &cfg(), "rid");
+        assert!(r.headers().get("retry-after").is_none());
     }
 }
 
@@ -355,6 +380,13 @@ mod gitea_messages {
                 (
                     403,
                     "This account is prohibited from signing in, please contact your site administrator.",
+                ),
+            ),
+            (
+                seen(Au::TooManyFailedLogins { retry_after: 7 }),
+                (
+                    429,
+                    "too many failed sign-ins for this user name: retry in 7 seconds, or sign in with a token",
                 ),
             ),
             (
