@@ -7,7 +7,7 @@
 
 use std::{convert::Infallible, sync::Arc, time::Instant};
 
-use lambda_http::{Request, RequestExt, http::HeaderValue};
+use lambda_http::{Request, http::HeaderValue};
 
 use super::{Dialect, Response};
 use crate::{Config, Error, db::MetricsSnapshot, telemetry::RequestLine};
@@ -134,28 +134,25 @@ pub async fn run(
 
 fn answer(function: &str, table: &Table, config: &Arc<Config>, req: &Request) -> Response {
     let started = Instant::now();
-    let request_id = req
-        .lambda_context_ref()
-        .map(|c| c.request_id.clone())
-        .filter(|id| !id.is_empty())
-        .unwrap_or_else(|| format!("local-{:016x}", rand::random::<u64>()));
+    let ids = super::request::ids_of(req);
+    let request_id = ids.request_id.as_str();
     let config = super::request::config_for(config, req);
     let (method, path) = (req.method().as_str(), req.uri().path());
     let miss = table.miss(method, path);
     let mut res = miss
         .error()
-        .into_response(miss.dialect, &config, &request_id);
+        .into_response(miss.dialect, &config, request_id);
     if let Ok(v) = HeaderValue::from_str(&miss.allow.join(", "))
         && !miss.allow.is_empty()
     {
         res.headers_mut().insert("allow", v);
     }
-    if let Ok(v) = HeaderValue::from_str(&request_id) {
+    if let Ok(v) = HeaderValue::from_str(request_id) {
         res.headers_mut().insert("x-request-id", v);
     }
     RequestLine {
         function,
-        request_id: &request_id,
+        ids: &ids,
         method,
         path,
         route: None,

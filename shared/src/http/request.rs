@@ -8,7 +8,12 @@ use serde::{Serialize, de::DeserializeOwned};
 
 use super::Dialect;
 use super::{Response, response};
-use crate::{Config, Error, Result, auth::Caller, db::Db};
+use crate::{
+    Config, Error, Result,
+    auth::Caller,
+    db::Db,
+    telemetry::{COLD_START, RequestIds},
+};
 
 /// Decoded query string, in the order the client sent it.
 #[derive(Clone, Debug, Default)]
@@ -172,4 +177,26 @@ pub fn config_for(config: &Arc<Config>, req: &lambda_http::Request) -> Arc<Confi
         }
         _ => config.clone(),
     }
+}
+
+/// The ids `req` is known by in the logs (see [`RequestIds`]): Lambda's
+/// from the invocation's context, API Gateway's from the event's request
+/// context, the trace from the context (or, as the runtime also sets it,
+/// `_X_AMZN_TRACE_ID`); and whether it is this instance's first request.
+pub fn ids_of(req: &lambda_http::Request) -> RequestIds {
+    use lambda_http::{RequestExt, request::RequestContext};
+    let lambda = req.lambda_context_ref();
+    let apigw = match req.request_context_ref() {
+        Some(RequestContext::ApiGatewayV2(c)) => c.request_id.as_deref(),
+        _ => None,
+    };
+    let trace = lambda
+        .and_then(|c| c.xray_trace_id.clone())
+        .or_else(|| std::env::var("_X_AMZN_TRACE_ID").ok());
+    RequestIds::new(
+        lambda.map(|c| c.request_id.as_str()),
+        apigw,
+        trace.as_deref(),
+        COLD_START.take(),
+    )
 }

@@ -6,7 +6,7 @@
 
 use std::{future::Future, pin::Pin, sync::Arc, time::Instant};
 
-use lambda_http::{Body, Request, RequestExt, http::HeaderValue};
+use lambda_http::{Body, Request, http::HeaderValue};
 
 use super::{Ctx, Query, Response, Route, extract, idempotency, limits, public_only};
 pub use crate::app::App;
@@ -134,11 +134,8 @@ macro_rules! routes {
 /// response in the service's dialect.
 pub async fn handle<S: Service>(app: &App, req: Request) -> Response {
     let started = Instant::now();
-    let request_id = req
-        .lambda_context_ref()
-        .map(|c| c.request_id.clone())
-        .filter(|id| !id.is_empty())
-        .unwrap_or_else(|| format!("local-{:016x}", rand::random::<u64>()));
+    let ids = super::request::ids_of(&req);
+    let request_id = ids.request_id.as_str();
     let method = req.method().as_str().to_owned();
     let path = req.uri().path().to_owned();
     let db = app.db.for_request().granted(S::GRANT);
@@ -147,7 +144,7 @@ pub async fn handle<S: Service>(app: &App, req: Request) -> Response {
         if e.status(S::DIALECT).is_server_error() {
             tracing::error!(request_id, error = %e, "request failed");
         }
-        e.into_response(S::DIALECT, &config, &request_id)
+        e.into_response(S::DIALECT, &config, request_id)
     };
 
     // Matched first, so that the request line names the route even when
@@ -163,7 +160,7 @@ pub async fn handle<S: Service>(app: &App, req: Request) -> Response {
                 index,
                 params,
                 db.clone(),
-                &request_id,
+                request_id,
             ));
             cx.await.map(|cx| (index, cx))
         }
@@ -186,13 +183,13 @@ pub async fn handle<S: Service>(app: &App, req: Request) -> Response {
             route.limits
         )));
     }
-    if let Ok(v) = HeaderValue::from_str(&request_id) {
+    if let Ok(v) = HeaderValue::from_str(request_id) {
         res.headers_mut().insert("x-request-id", v);
     }
     let cost = db.metrics();
     RequestLine {
         function: S::FUNCTION,
-        request_id: &request_id,
+        ids: &ids,
         method: &method,
         path: &path,
         route: matched.map(|r| RouteName {

@@ -11,10 +11,12 @@
 //! into every binary for nothing.
 
 pub mod emf;
+pub mod request_ids;
 pub mod request_line;
 
 use std::sync::OnceLock;
 
+pub use request_ids::{COLD_START, RequestIds};
 pub use request_line::{RequestLine, RouteName};
 
 /// Lambda's application log levels, from the most detailed to the least.

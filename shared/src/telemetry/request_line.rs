@@ -23,7 +23,7 @@ use std::{
 use serde::Serialize;
 
 use super::{
-    LogLevel,
+    LogLevel, RequestIds,
     emf::{Dimensions, Metadata, Namespace},
 };
 use crate::db::MetricsSnapshot;
@@ -36,7 +36,8 @@ const NO_ROUTE: &str = "$default";
 pub struct RequestLine<'a> {
     /// The function crate's name (`issues`, `fallback`, ...).
     pub function: &'a str,
-    pub request_id: &'a str,
+    /// Lambda's, API Gateway's and the trace's ids, and the cold start.
+    pub ids: &'a RequestIds,
     pub method: &'a str,
     pub path: &'a str,
     /// The route that served the request; `None`: no route did.
@@ -61,6 +62,12 @@ struct Line<'a> {
     level: &'static str,
     message: &'static str,
     request_id: &'a str,
+    // Properties, not dimensions: the ids that join this line with API
+    // Gateway's access log and X-Ray (see `RequestIds`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    apigw_request_id: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    xray_trace_id: Option<&'a str>,
     method: &'a str,
     path: &'a str,
     /// The route's path template.
@@ -69,6 +76,8 @@ struct Line<'a> {
     user: Option<&'a str>,
     status: u16,
     latency_ms: u64,
+    /// The first request of its instance (its latency includes the start).
+    cold_start: bool,
     db_round_trips: u32,
     db_sequential: u32,
     db_read_units: f64,
@@ -118,13 +127,16 @@ impl RequestLine<'_> {
         let line = Line {
             level: line_level(level).name(),
             message: "request",
-            request_id: self.request_id,
+            request_id: &self.ids.request_id,
+            apigw_request_id: self.ids.apigw_request_id.as_deref(),
+            xray_trace_id: self.ids.xray_trace_id.as_deref(),
             method: self.method,
             path: self.path,
             route: self.route.map_or(NO_ROUTE, |r| r.path),
             user: self.user,
             status: self.status,
             latency_ms: self.latency.as_millis() as u64,
+            cold_start: self.ids.cold_start,
             db_round_trips: cost.round_trips,
             db_sequential: cost.sequential,
             db_read_units: cost.read_units,
@@ -183,6 +195,16 @@ mod tests {
         }
     }
 
+    /// A warm instance's request through API Gateway, traced.
+    static IDS: std::sync::LazyLock<RequestIds> = std::sync::LazyLock::new(|| {
+        RequestIds::new(
+            Some("r-1"),
+            Some("gw-1="),
+            Some("Root=1-5759e988-bd862e3fe1be46a994272793;Sampled=1"),
+            false,
+        )
+    });
+
     fn line<'a>(
         status: u16,
         route: Option<RouteName<'a>>,
@@ -190,7 +212,7 @@ mod tests {
     ) -> RequestLine<'a> {
         RequestLine {
             function: "repos",
-            request_id: "r-1",
+            ids: &IDS,
             method: "GET",
             path: "/api/v1/repos/o/r",
             route,
@@ -303,12 +325,15 @@ mod tests {
             "level": "INFO",
             "message": "request",
             "request_id": "r-1",
+            "apigw_request_id": "gw-1=",
+            "xray_trace_id": "1-5759e988-bd862e3fe1be46a994272793",
             "method": "GET",
             "path": "/api/v1/repos/o/r",
             "route": "/api/v1/repos/{owner}/{repo}",
             "user": "alice",
             "status": 201,
             "latency_ms": 12,
+            "cold_start": false,
             "db_round_trips": 3,
             "db_sequential": 2,
             "db_read_units": 1.5,
@@ -323,12 +348,21 @@ mod tests {
             (Some(1.5), Some(2.0))
         );
         let nothing = MetricsSnapshot::default();
+        // A first request, invoked without API Gateway or a trace.
+        let bare = RequestIds::new(Some("r-2"), None, None, true);
         let anonymous = RequestLine {
             user: None,
+            ids: &bare,
             ..line(404, None, &nothing)
         };
         let v = json(&anonymous, Dimensions::Function, LogLevel::Info);
-        assert!(v.get("user").is_none());
+        for absent in ["user", "apigw_request_id", "xray_trace_id"] {
+            assert!(v.get(absent).is_none(), "{absent}: {v}");
+        }
+        assert_eq!(
+            (&v["request_id"], &v["cold_start"]),
+            (&"r-2".into(), &true.into())
+        );
         assert_eq!(
             (v["route"].as_str(), v["db_calls"].as_str()),
             (Some("$default"), Some("[]"))
