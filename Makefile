@@ -22,12 +22,15 @@ fmt:
 routes:
 	cargo xtask routes
 
-# Both SAM validations and cfn-lint's warnings, offline (needs aws-sam-cli,
-# which brings cfn-lint; .ci/run installs it).
+# Both SAM validations, cfn-lint's warnings, the example samconfig and the
+# transformed template (aliases, CodeDeploy), offline (needs aws-sam-cli in
+# .venv, which brings cfn-lint; .ci/run installs it).
 validate:
 	sam validate --lint --region us-east-1
 	sam validate --region us-east-1
 	cfn-lint template.yaml
+	.venv/bin/python scripts/check-samconfig.py
+	.venv/bin/python scripts/check-transform.py
 
 # Binary size, cold start, latency and DynamoDB cost per route.
 bench:

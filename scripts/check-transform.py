@@ -48,8 +48,46 @@ def of_type(t, ty):
     return {k: r for k, r in t["Resources"].items() if r["Type"] == ty}
 
 
+def evaluate(expr, t, params):
+    """A condition's value for the given parameter values (the intrinsics
+    the template's conditions use)."""
+    if not isinstance(expr, dict):
+        return expr
+    (fn, arg), = expr.items()
+    if fn == "Ref":
+        return params[arg]
+    if fn == "Condition":
+        return evaluate(t["Conditions"][arg], t, params)
+    if fn == "Fn::Equals":
+        return str(evaluate(arg[0], t, params)) == str(evaluate(arg[1], t, params))
+    if fn == "Fn::Not":
+        return not evaluate(arg[0], t, params)
+    if fn == "Fn::And":
+        return all(evaluate(a, t, params) for a in arg)
+    if fn == "Fn::Or":
+        return any(evaluate(a, t, params) for a in arg)
+    raise ValueError(f"condition function {fn} is not evaluated here")
+
+
+def created(t, **overrides):
+    """How many resources a deploy with the parameters' defaults (and these
+    overrides) creates."""
+    params = {k: str(p.get("Default", "")) for k, p in t["Parameters"].items()}
+    params.update(overrides)
+    return sum(
+        1
+        for r in t["Resources"].values()
+        if "Condition" not in r or evaluate(t["Conditions"][r["Condition"]], t, params)
+    )
+
+
 def problems(t):
     out = []
+    readme = (ROOT / "README.md").read_text()
+    default, with_email = created(t), created(t, AlarmEmail="ops@example.com")
+    said = f"{default} resources with the default parameters, {with_email} with `AlarmEmail`"
+    if said not in " ".join(readme.split()):
+        out.append(f"README.md does not say: {said}")
     functions = of_type(t, "AWS::Lambda::Function")
     aliases = of_type(t, "AWS::Lambda::Alias")
     groups = of_type(t, "AWS::CodeDeploy::DeploymentGroup")

@@ -31,7 +31,7 @@ mod tests {
             (
                 "README.md",
                 format!(
-                    "| {} Lambda permissions | one per route, letting API Gateway invoke its function ({routes} routes and the catch-all) |",
+                    "| {} Lambda permissions | one per route, letting API Gateway invoke its function's `live` alias ({routes} routes and the catch-all) |",
                     routes + 1
                 ),
             ),

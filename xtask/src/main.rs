@@ -17,6 +17,7 @@ mod counts;
 mod features;
 mod gitea_scopes;
 mod grants;
+mod lenient;
 mod toolchain;
 
 use std::{fs, path::PathBuf, process::ExitCode};

@@ -1,0 +1,57 @@
+//! Stored items are read leniently. During a gradual deploy old and new
+//! code read the same items (README "Releases"), so a record type that
+//! refused attributes it does not know would fail on the first item new
+//! code wrote. `deny_unknown_fields` is for request bodies only, which the
+//! code names after Gitea's `*Option` types; this test holds every use to
+//! that.
+
+#[cfg(test)]
+mod tests {
+    use std::path::{Path, PathBuf};
+
+    fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                rust_files(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+
+    /// The name of the first struct or enum declared in `text`.
+    fn next_type(text: &str) -> Option<&str> {
+        let at = ["struct ", "enum "]
+            .iter()
+            .filter_map(|k| text.find(k).map(|i| i + k.len()))
+            .min()?;
+        let rest = &text[at..];
+        let end = rest.find(|c: char| !c.is_alphanumeric() && c != '_')?;
+        Some(&rest[..end])
+    }
+
+    #[test]
+    fn only_request_bodies_refuse_unknown_fields() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let mut files = Vec::new();
+        for dir in ["shared/src", "functions", "tools"] {
+            rust_files(&root.join(dir), &mut files);
+        }
+        assert!(files.len() > 100, "found {} files", files.len());
+        let mut strict = Vec::new();
+        for file in &files {
+            let text = std::fs::read_to_string(file).unwrap();
+            for (at, _) in text.match_indices("deny_unknown_fields") {
+                let name = next_type(&text[at..]).unwrap_or("?");
+                if !name.ends_with("Option") {
+                    strict.push(format!("{}: {name}", file.display()));
+                }
+            }
+        }
+        assert!(
+            strict.is_empty(),
+            "types that refuse unknown attributes but are no request body: {strict:#?}"
+        );
+    }
+}
