@@ -24,10 +24,15 @@ routes:
 
 # Both SAM validations, cfn-lint's warnings, the example samconfig and the
 # transformed template (aliases, CodeDeploy), offline (needs aws-sam-cli in
-# .venv, which brings cfn-lint; .ci/run installs it).
+# .venv, which brings cfn-lint; .ci/run installs it): no usage reports, no
+# instance-metadata lookups; SAM wants credentials to exist, not to work.
+validate: export SAM_CLI_TELEMETRY = 0
+validate: export AWS_EC2_METADATA_DISABLED = true
 validate:
-	sam validate --lint --region us-east-1
-	sam validate --region us-east-1
+	AWS_ACCESS_KEY_ID=$${AWS_ACCESS_KEY_ID:-offline} AWS_SECRET_ACCESS_KEY=$${AWS_SECRET_ACCESS_KEY:-offline} \
+	  sam validate --lint --region us-east-1
+	AWS_ACCESS_KEY_ID=$${AWS_ACCESS_KEY_ID:-offline} AWS_SECRET_ACCESS_KEY=$${AWS_SECRET_ACCESS_KEY:-offline} \
+	  sam validate --region us-east-1
 	cfn-lint template.yaml
 	.venv/bin/python scripts/check-samconfig.py
 	.venv/bin/python scripts/check-transform.py
@@ -47,6 +52,8 @@ check-data:
 	TABLE_NAME=$${TABLE_NAME:-serverless-forge} DYNAMODB_ENDPOINT=$${DYNAMODB_ENDPOINT:-http://127.0.0.1:8000} \
 	cargo run --quiet -p ops --bin check_data -- $(if $(REPAIR),--repair)
 
+# The SAM CLI sends no usage reports from here (as in .ci/run).
+build: export SAM_CLI_TELEMETRY = 0
 build:
 	sam build
 
