@@ -40,6 +40,10 @@ mod tests {
                 format!("| {functions} functions, {functions} IAM roles |"),
             ),
             (
+                "README.md",
+                format!("**route**, {} times", routes + 1),
+            ),
+            (
                 "template.yaml",
                 format!("per function ({by_function} metrics)"),
             ),
