@@ -39,10 +39,7 @@ mod tests {
                 "README.md",
                 format!("| {functions} functions, {functions} IAM roles |"),
             ),
-            (
-                "README.md",
-                format!("**route**, {} times", routes + 1),
-            ),
+            ("README.md", format!("**route**, {} times", routes + 1)),
             (
                 "template.yaml",
                 format!("per function ({by_function} metrics)"),
