@@ -35,6 +35,9 @@ export AWS_LAMBDA_LOG_LEVEL="${AWS_LAMBDA_LOG_LEVEL:-WARN}"
 # the cache has tests of its own (shared/src/auth/cache.rs and
 # functions/accounts/tests/handlers.rs).
 export TOKEN_CACHE_TTL_SECONDS="${TOKEN_CACHE_TTL_SECONDS:-0}"
+# Webhook tests deliver to receivers they start on 127.0.0.1; nothing else
+# may be called (shared/src/outbound).
+export HOOK_ALLOWED_HOSTS="${HOOK_ALLOWED_HOSTS:-loopback}"
 # Each function process appends the DynamoDB actions it uses (and any its
 # grant refused) here, once each (shared/src/db/access.rs); checked at the
 # end against the grants.

@@ -4,6 +4,7 @@ use std::time::Duration;
 
 use url::Url;
 
+use crate::outbound::AllowList;
 use crate::time::Zone;
 
 /// Settings shared by every function. Built once per process.
@@ -58,6 +59,9 @@ pub struct Config {
     /// Dimensions of those metrics (`METRICS_DIMENSIONS`: `function`, the
     /// default; `route`; or `none` for no custom metrics).
     pub metrics_dimensions: Dimensions,
+    /// Which webhook targets this instance calls (`HOOK_ALLOWED_HOSTS`,
+    /// default `external`); see [`crate::outbound`].
+    pub hook_allowed_hosts: AllowList,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -112,6 +116,13 @@ impl Config {
                 problem: format!("{v:?} is not one of function, route, none"),
             })?,
         };
+        let hook_allowed_hosts = match get("HOOK_ALLOWED_HOSTS") {
+            None => AllowList::external(),
+            Some(v) => AllowList::parse(&v).map_err(|e| ConfigError {
+                name: "HOOK_ALLOWED_HOSTS",
+                problem: e.to_string(),
+            })?,
+        };
         let no_reply_address = get("NO_REPLY_ADDRESS")
             .unwrap_or_else(|| format!("noreply.{}", root_url.host_str().unwrap_or("localhost")));
         Ok(Self {
@@ -145,6 +156,7 @@ impl Config {
             },
             metrics_namespace,
             metrics_dimensions,
+            hook_allowed_hosts,
         })
     }
 
@@ -364,5 +376,15 @@ mod tests {
             assert_eq!(e.name, name, "{value:?}");
             assert!(e.to_string().contains(&format!("{value:?}")), "{e}");
         }
+    }
+
+    #[test]
+    fn webhooks_call_public_addresses_unless_configured() {
+        assert_eq!(from(&[]).unwrap().hook_allowed_hosts, AllowList::external());
+        let c = from(&[("HOOK_ALLOWED_HOSTS", "loopback, 10.0.0.0/8")]).unwrap();
+        assert_eq!(c.hook_allowed_hosts.to_string(), "loopback,10.0.0.0/8");
+        let e = from(&[("HOOK_ALLOWED_HOSTS", "10.0.0.0/99")]).unwrap_err();
+        assert_eq!(e.name, "HOOK_ALLOWED_HOSTS");
+        assert!(e.to_string().contains("\"10.0.0.0/99\""), "{e}");
     }
 }
