@@ -27,6 +27,13 @@ pub struct AllowList {
     names: Vec<NamePattern>,
 }
 
+/// The entries that name a class of addresses.
+const KEYWORDS: [(&str, AddressClass); 3] = [
+    ("external", AddressClass::External),
+    ("private", AddressClass::Private),
+    ("loopback", AddressClass::Loopback),
+];
+
 #[derive(Debug, PartialEq, Eq, thiserror::Error)]
 pub enum AllowListError {
     #[error("{0:?} is not a valid CIDR (an address, '/', and a prefix length)")]
@@ -42,16 +49,16 @@ impl AllowList {
         let mut list = Self::empty();
         let entries = text.split(',').map(str::trim).filter(|e| !e.is_empty());
         for entry in entries.map(str::to_ascii_lowercase) {
-            match entry.as_str() {
-                "*" => list.anything = true,
-                "external" => list.classes.push(AddressClass::External),
-                "private" => list.classes.push(AddressClass::Private),
-                "loopback" => list.classes.push(AddressClass::Loopback),
-                _ => match Network::parse(&entry) {
+            if entry == "*" {
+                list.anything = true;
+            } else if let Some((_, class)) = KEYWORDS.iter().find(|(k, _)| *k == entry) {
+                list.classes.push(*class);
+            } else {
+                match Network::parse(&entry) {
                     Some(Ok(net)) => list.networks.push(net),
                     Some(Err(())) => return Err(AllowListError::Cidr(entry)),
                     None => list.names.push(NamePattern::parse(&entry)?),
-                },
+                }
             }
         }
         if list == Self::empty() {
@@ -211,16 +218,13 @@ impl fmt::Display for AllowList {
         if self.anything {
             entries.push("*".into());
         }
-        for class in &self.classes {
-            entries.push(
-                match class {
-                    AddressClass::External => "external",
-                    AddressClass::Private => "private",
-                    _ => "loopback",
-                }
-                .into(),
-            );
-        }
+        let keyword = |class| KEYWORDS.iter().find(|(_, c)| *c == class).map(|(k, _)| *k);
+        entries.extend(
+            self.classes
+                .iter()
+                .filter_map(|c| keyword(*c))
+                .map(String::from),
+        );
         for net in &self.networks {
             entries.push(format!("{}/{}", net.base, net.prefix));
         }
