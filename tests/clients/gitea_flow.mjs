@@ -1,8 +1,8 @@
 // A Gitea client's flow against this API, through gitea-js (npm, pinned in
 // package-lock.json), used as published: version, user and token,
 // repository, labels, milestones, issues, comments, issue labels, pulls,
-// search. Each step checks what came back, so a wrong status, shape or
-// value fails the run.
+// repository hooks, search. Each step checks what came back, so a wrong
+// status, shape or value fails the run.
 //
 // Environment: API_URL (http://host:port), BOOTSTRAP_ADMIN_TOKEN.
 
@@ -136,6 +136,31 @@ async function flow() {
   step('search across repositories');
   const found = await r.issueSearchIssues({ state: 'all', type: 'issues', owner: login });
   same(found.data.map((i) => i.number), [1], 'search');
+
+  step('hooks: create, list, get, edit, delete');
+  const hookBody = {
+    type: 'gitea',
+    // The test instance allows loopback targets; nothing is sent here.
+    config: { url: 'http://127.0.0.1:9/gitea-js', content_type: 'json', secret: 'flow-secret' },
+    events: ['issues', 'pull_request'],
+    authorization_header: 'Bearer flow-header',
+    active: true,
+  };
+  const made = await r.repoCreateHook(login, repoName, hookBody);
+  same(made.status, 201, 'hook create status');
+  const hook = made.data;
+  same([hook.type, hook.active, hook.config], ['gitea', true, { content_type: 'json', url: hookBody.config.url }], 'created hook');
+  same(hook.authorization_header, '******', 'authorization_header redacted');
+  check(hook.events.includes('issue_comment') && hook.events.includes('pull_request_review_approved'), `hook events ${hook.events}`);
+  const hookList = await r.repoListHooks(login, repoName);
+  same(hookList.headers.get('x-total-count'), '1', 'hooks X-Total-Count');
+  same(hookList.data.map((h) => h.id), [hook.id], 'listed hooks');
+  same((await r.repoGetHook(login, repoName, hook.id)).data, hook, 'hook read back');
+  const hookEdited = await r.repoEditHook(login, repoName, hook.id, { active: false, events: ['issue_comment'] });
+  same([hookEdited.data.active, hookEdited.data.events], [false, ['issue_comment']], 'hook edit');
+  check(!JSON.stringify([made.data, hookList.data, hookEdited.data]).includes('flow-'), 'no hook secret shown');
+  same((await r.repoDeleteHook(login, repoName, hook.id)).status, 204, 'hook delete');
+  same((await r.repoListHooks(login, repoName)).data, [], 'no hooks left');
 
   step('delete the repository');
   same((await r.repoDelete(login, repoName)).status, 204, 'repo delete');

@@ -32,6 +32,7 @@ fn functions() -> Vec<(&'static str, &'static [Route], &'static Grant)> {
         ("app-create", app_create::ROUTES, &app_create::DYNAMODB),
         ("app-crud", app_crud::ROUTES, &app_crud::DYNAMODB),
         ("infra", infra::ROUTES, &infra::DYNAMODB),
+        ("hooks", hooks::ROUTES, &hooks::DYNAMODB),
         (
             "issue-search",
             issue_search::ROUTES,

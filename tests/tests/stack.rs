@@ -84,7 +84,7 @@ fn every_function_logs_to_its_own_expiring_group() {
         assert!(env.get(var).is_some(), "{var} declared for sam local");
     }
     let functions = of_type(&t, "AWS::Serverless::Function");
-    assert_eq!(functions.len(), 11);
+    assert_eq!(functions.len(), 12);
     let mut groups = BTreeSet::new();
     for (id, f) in &functions {
         let group = reference(&f["Properties"]["LoggingConfig"]["LogGroup"])

@@ -44,6 +44,7 @@ const FUNCTIONS: &[(&str, &[Route], &Grant)] = &[
         issue_search::ROUTES,
         &issue_search::DYNAMODB,
     ),
+    ("hooks", hooks::ROUTES, &hooks::DYNAMODB),
     ("docs", docs::ROUTES, &docs::DYNAMODB),
     ("app-create", app_create::ROUTES, &app_create::DYNAMODB),
     ("app-crud", app_crud::ROUTES, &app_crud::DYNAMODB),

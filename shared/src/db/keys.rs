@@ -283,6 +283,31 @@ pub fn reaction_entry(
     )
 }
 
+// --- Webhooks: each owner's hooks in the owner's partition (a
+// repository's under its id, so its delete removes them with the rest;
+// an organisation's or user's under the owner; the site's in one
+// partition of their own), beside a counter that bounds them. Ids are
+// global, as Gitea's are.
+
+/// Everything of the hooks under one owner (the hooks and their counter).
+pub const HOOK_PREFIX: &str = "HOOK#";
+
+/// Where an owner's hooks begin, in id order.
+pub const HOOK_ENTRY_PREFIX: &str = "HOOK#H#";
+
+/// The partition of the site's (system) hooks.
+pub const SITE_HOOKS_PK: &str = "SITEHOOKS";
+
+/// Hook `id` in the partition `pk` of its owner.
+pub fn hook(pk: &str, id: i64) -> Item {
+    key(pk, &format!("{HOOK_ENTRY_PREFIX}{id:020}"))
+}
+
+/// The number of hooks in the partition `pk` (attribute `n`).
+pub fn hook_count(pk: &str) -> Item {
+    key(pk, "HOOK#N")
+}
+
 /// Search's index of repositories (`gsi2`), one partition per visibility.
 pub fn repos_by_visibility(private: bool) -> String {
     if private {

@@ -75,6 +75,12 @@ async fn public(db: &Db, caller: &Caller, t: &Target<'_>, sees: Sees) -> Result<
         Sees::Caller => Ok(caller
             .principal()
             .is_none_or(|p| p.user.visibility == Visibility::Public)),
+        Sees::CallerWide => match caller.principal() {
+            None => Ok(true),
+            Some(p) if p.user.visibility != Visibility::Public => Ok(false),
+            Some(p) => Ok(t.reads_only() || !repos::has_private(db, &p.user.name).await?),
+        },
+        Sees::Site => Ok(false),
         Sees::Owner(param) => owner_is_public(db, caller, t.param(param), true).await,
         Sees::OrgWide(param) => owner_is_public(db, caller, t.param(param), t.reads_only()).await,
         Sees::Repo(owner, name) => {

@@ -44,6 +44,12 @@ impl Guard {
 pub enum Sees {
     /// The caller's own account.
     Caller,
+    /// Like `Caller`, for changes that reach every repository the caller
+    /// owns (their hooks): for writes, they must also own no private one.
+    CallerWide,
+    /// The whole site (its system hooks, which hear of every repository):
+    /// never for `public-only` tokens.
+    Site,
     /// A user or organisation named by this path parameter.
     Owner(&'static str),
     /// Like `Owner`, for changes that reach every repository of the

@@ -105,7 +105,7 @@ pub async fn save(db: &Db, old_name: &str, repo: &RepoRecord) -> Result<()> {
 /// any more: items under its id (labels, milestones, issues, comments) are
 /// unreachable, since a repository created later under the same name gets
 /// a new id, and grants pointing at it resolve to nothing. The grants, the
-/// comments and the reactions (the bulk of what it leaves) are then
+/// hooks, the comments and the reactions (the bulk of what it leaves) are then
 /// removed in batches;
 /// what a failure leaves behind is harmless and `check-data` removes it,
 /// so the delete has succeeded either way.
@@ -121,9 +121,10 @@ pub async fn delete(db: &Db, repo: &RepoRecord) -> Result<()> {
         })?;
     db::cleanup(
         db,
-        "grants, comments and reactions of a deleted repository",
+        "grants, hooks, comments and reactions of a deleted repository",
         async {
             remove_grants(db, repo.id).await?;
+            remove_under(db, repo.id, keys::HOOK_PREFIX).await?;
             remove_under(db, repo.id, keys::COMMENT_PREFIX).await?;
             remove_under(db, repo.id, keys::REACTION_PREFIX).await
         },

@@ -2,7 +2,8 @@
 //! is not. Every write route under a repository (the rows of
 //! `public_only`'s table, which has one for each) runs as the owner against
 //! an archived repository: those that change content answer 423 and leave
-//! everything as it was; those that administer it are served.
+//! everything as it was; those that administer it (settings,
+//! collaborators, team grants, hooks) are served.
 
 use api_tests::{Api, Auth, unique};
 use serde_json::json;
@@ -89,8 +90,8 @@ async fn archived_repositories_refuse_content_writes_and_allow_administration() 
     }
     assert_eq!(
         administration.len(),
-        5,
-        "settings, two collaborator routes, two team-grant routes"
+        8,
+        "settings, two collaborator routes, three hook routes, two team-grant routes"
     );
 
     // Unarchived, content takes writes again; archived again, the

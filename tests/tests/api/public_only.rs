@@ -89,6 +89,26 @@ owner GET    /repos/{owner}/{repo}/issues/comments/{id}/reactions
 owner DELETE /repos/{owner}/{repo}/issues/comments/{id}/reactions    reaction
 owner PUT    /repos/{owner}/{repo}/issues/{index}/lock               lock
 owner DELETE /repos/{owner}/{repo}/issues/{index}/lock
+owner POST   /repos/{owner}/{repo}/hooks                             hook
+owner GET    /repos/{owner}/{repo}/hooks
+owner GET    /repos/{owner}/{repo}/hooks/{id}
+owner PATCH  /repos/{owner}/{repo}/hooks/{id}                        hookedit
+owner POST   /orgs/{org}/hooks                                       hook
+owner GET    /orgs/{org}/hooks
+owner GET    /orgs/{org}/hooks/{id}
+owner PATCH  /orgs/{org}/hooks/{id}                                  hookedit
+me    POST   /user/hooks                                             hook
+me    GET    /user/hooks
+me    GET    /user/hooks/{id}
+me    PATCH  /user/hooks/{id}                                        hookedit
+admin POST   /admin/hooks                                            hook
+admin GET    /admin/hooks
+admin GET    /admin/hooks/{id}
+admin PATCH  /admin/hooks/{id}                                       hookedit
+owner DELETE /repos/{owner}/{repo}/hooks/{id}
+owner DELETE /orgs/{org}/hooks/{id}
+me    DELETE /user/hooks/{id}
+admin DELETE /admin/hooks/{id}
 owner DELETE /repos/{owner}/{repo}/issues/comments/{id}
 owner DELETE /repos/{owner}/{repo}/issues/{index}
 owner DELETE /repos/{owner}/{repo}/milestones/{id}
@@ -145,7 +165,7 @@ owner POST  /repos/{owner}/{repo}/issues/{index}/blocks \
 pub(crate) fn all_routes() -> impl Iterator<Item = &'static Route> {
     let a = [accounts::ROUTES, repos::ROUTES, milestones::ROUTES];
     let b = [issues::ROUTES, issue_search::ROUTES, app_create::ROUTES];
-    let c = [app_crud::ROUTES, infra::ROUTES];
+    let c = [app_crud::ROUTES, infra::ROUTES, hooks::ROUTES];
     a.into_iter().chain(b).chain(c).flatten()
 }
 
@@ -161,6 +181,12 @@ pub(crate) struct World {
     pub(crate) milestone: i64,
     /// A comment on issue 1.
     pub(crate) comment: i64,
+    /// Hooks of the repository, the organisation, the user whose token
+    /// is `me`, and the site.
+    pub(crate) repo_hook: i64,
+    pub(crate) org_hook: i64,
+    pub(crate) user_hook: i64,
+    pub(crate) site_hook: i64,
     pub(crate) person: String,
     /// The person's password: tokens are listed with it.
     pub(crate) password: String,
@@ -186,6 +212,10 @@ fn fill(method: &str, route: &str, w: &World) -> String {
             ("milestones", "{id}") => w.milestone.to_string(),
             ("tokens", "{id}") => w.token.clone(),
             ("comments", "{id}") => w.comment.to_string(),
+            ("hooks", "{id}") if route.starts_with("/repos/") => w.repo_hook.to_string(),
+            ("hooks", "{id}") if route.starts_with("/orgs/") => w.org_hook.to_string(),
+            ("hooks", "{id}") if route.starts_with("/user/") => w.user_hook.to_string(),
+            ("hooks", "{id}") => w.site_hook.to_string(),
             ("pulls", "{index}") => "3".into(),
             (_, "{index}") if route.ends_with("/blocks") => "2".into(),
             (_, "{index}") if method == "DELETE" && route.ends_with('}') => "4".into(),
@@ -227,8 +257,25 @@ fn body(key: &str, w: &World) -> Option<Value> {
         "comment" => json!({"body": "a comment"}),
         "lock" => json!({"lock_reason": "Resolved"}),
         "reaction" => json!({"content": "heart"}),
+        "hook" => hook_body(),
+        "hookedit" => json!({"active": false}),
         other => panic!("no body {other:?}"),
     })
+}
+
+/// A hook as the rows create it (the test instance accepts loopback
+/// targets; nothing is ever sent to it).
+pub(crate) fn hook_body() -> Value {
+    json!({"type": "gitea", "events": ["issues"], "active": true,
+        "config": {"url": "http://127.0.0.1:9/po", "content_type": "json"}})
+}
+
+/// Makes a hook under `path` (under /api/v1) with `auth`; its id.
+async fn new_hook(api: &Api, auth: Auth<'_>, path: &str) -> i64 {
+    let path = format!("/api/v1{path}");
+    let r = api.call("POST", &path, auth, Some(hook_body())).await;
+    assert_eq!(r.status, 201, "setup POST {path}: {:?}", r.body);
+    r.body["id"].as_i64().unwrap()
 }
 
 /// One request: the token (index into owner, me, admin), method, route
@@ -312,7 +359,10 @@ async fn run(api: &Api, tokens: [&str; 3], rows: Vec<Row>, refused: bool, hidden
             assert!(got.status == 200 && text.contains(" open "), "{what}");
         } else if refused && status != 403 {
             assert_eq!(got.status, status, "{what}");
-        } else if refused || matches!(guard, Guard::Ability(_)) {
+        } else if refused
+            || matches!(guard, Guard::Ability(_))
+            || template.starts_with("/api/v1/admin/hooks")
+        {
             let refused = got.status == 403 && got.message().starts_with(&refusal);
             assert!(refused, "{what}: want 403 {refusal:?}");
             // The refusal tells nothing about the target.
@@ -365,6 +415,8 @@ pub(crate) async fn side(api: &Api, u: &TestUser, org_vis: &str, private: bool, 
     let made = ok(api, t, "POST", format!("{r}/milestones"), ms).await;
     w.milestone = made["id"].as_i64().unwrap();
     ok(api, t, "POST", format!("{o}/labels"), label).await;
+    w.repo_hook = new_hook(api, Auth::Token(t), &format!("{r}/hooks")).await;
+    w.org_hook = new_hook(api, Auth::Token(t), &format!("{o}/hooks")).await;
     let text = json!({"body": format!("{} {word} comment", w.mark)});
     let made = ok(api, t, "POST", format!("{r}/issues/1/comments"), text).await;
     w.comment = made["id"].as_i64().unwrap();
@@ -377,9 +429,9 @@ pub(crate) async fn snapshot(api: &Api, worlds: &[&World]) -> Vec<(String, Value
         let o = format!("/orgs/{}", w.org);
         let r = format!("/repos/{}/{}", w.org, w.repo);
         let mut paths = vec![format!("/teams/{}", w.team)];
-        paths.extend(["", "/teams", "/labels"].map(|s| format!("{o}{s}")));
+        paths.extend(["", "/teams", "/labels", "/hooks"].map(|s| format!("{o}{s}")));
         // The repository itself, then what lies under it.
-        let under = " /labels /milestones?state=all /issues?state=all /pulls/3 /issues/1";
+        let under = " /labels /hooks /milestones?state=all /issues?state=all /pulls/3 /issues/1";
         paths.extend(under.split(' ').map(|s| format!("{r}{s}")));
         let issues = ["2", "3", "4", "1/dependencies", "1/blocks", "2/blocks"];
         paths.extend(issues.map(|s| format!("{r}/issues/{s}")));
@@ -457,6 +509,12 @@ async fn public_only_tokens_touch_nothing_private() {
     let deps = |w: &World, i: i64| format!("/repos/{}/{}/issues/{i}/dependencies", w.org, w.repo);
     ok(&api, &u.token, "POST", deps(&q, 1), link(&p, 1)).await;
     ok(&api, &u.token, "POST", deps(&p, 2), link(&q, 2)).await;
+    // `me` is V in the private world, U in the public one.
+    p.user_hook = new_hook(&api, Auth::Token(&v.token), "/user/hooks").await;
+    q.user_hook = new_hook(&api, Auth::Token(&u.token), "/user/hooks").await;
+    for world in [&mut p, &mut q] {
+        world.site_hook = new_hook(&api, api.admin(), "/admin/hooks").await;
+    }
     let before = snapshot(&api, &[&p, &q, &m]).await;
     // There are private issues to leave out: in search, and linked.
     let search = format!("/repos/issues/search?q={mark}&state=all");

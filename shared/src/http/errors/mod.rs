@@ -7,6 +7,7 @@
 mod accounts;
 mod auth;
 mod deploy;
+mod hooks;
 mod issues;
 mod labels;
 mod milestones;

@@ -1,0 +1,104 @@
+//! Hooks in the table: an owner's hooks in its partition, with a counter
+//! (`HOOK#N`) that the create's transaction raises on condition that it is
+//! below [`MAX_HOOKS`], so concurrent creates never pass the bound.
+
+use aws_sdk_dynamodb::types::AttributeValue;
+
+use super::{
+    Error, Result,
+    model::{HookOwner, HookRecord, MAX_HOOKS, NewHook},
+};
+use crate::{
+    db::{self, Consistency, Db, DbError, Item, keys},
+    time,
+};
+
+/// The partition an owner's hooks live in.
+pub fn pk(owner: &HookOwner) -> String {
+    match owner {
+        HookOwner::Repo { id } => keys::repo_pk(*id),
+        HookOwner::Org { name } | HookOwner::User { name } => keys::owner_pk(name),
+        HookOwner::Site => keys::SITE_HOOKS_PK.to_string(),
+    }
+}
+
+fn item(hook: &HookRecord) -> Result<Item> {
+    let mut item = db::to_item(hook)?;
+    item.extend(keys::hook(&pk(&hook.owner), hook.id));
+    Ok(item)
+}
+
+fn n(v: i64) -> AttributeValue {
+    AttributeValue::N(v.to_string())
+}
+
+pub async fn create(db: &Db, owner: HookOwner, new: NewHook) -> Result<HookRecord> {
+    let hook = new.record(db.next_id("hook").await?, owner, time::now());
+    let mut tx = db.tx();
+    tx.put_if_absent(item(&hook)?)?.update_if(
+        keys::hook_count(&pk(&hook.owner)),
+        "ADD #n :one",
+        &[("#n", "n")],
+        &[(":one", n(1)), (":max", n(MAX_HOOKS))],
+        "attribute_not_exists(#n) OR #n < :max",
+    )?;
+    db.transact(tx)
+        .await
+        .map_err(|e| match e.failed_condition() {
+            Some(1) => Error::TooMany { max: MAX_HOOKS },
+            _ => e.into(),
+        })?;
+    Ok(hook)
+}
+
+/// An owner's hooks, by id (creation order); at most [`MAX_HOOKS`].
+pub async fn list(db: &Db, owner: &HookOwner) -> Result<Vec<HookRecord>> {
+    let items = db
+        .query_prefix_with(
+            &pk(owner),
+            keys::HOOK_ENTRY_PREFIX,
+            None,
+            Consistency::Strong,
+        )
+        .await?;
+    Ok(items
+        .into_iter()
+        .map(db::from_item)
+        .collect::<Result<_, _>>()?)
+}
+
+pub async fn get(db: &Db, owner: &HookOwner, id: i64) -> Result<Option<HookRecord>> {
+    Ok(db.get_as(keys::hook(&pk(owner), id)).await?)
+}
+
+/// Saves an edited hook, only if it still exists.
+pub async fn save(db: &Db, hook: &HookRecord) -> Result<()> {
+    let item = item(hook)?;
+    db.put(|p| {
+        p.set_item(Some(item))
+            .condition_expression("attribute_exists(pk)")
+    })
+    .await
+    .map_err(|e| match e {
+        DbError::ConditionFailed => Error::NoSuch(hook.id),
+        other => other.into(),
+    })
+}
+
+/// Removes hook `id` and lowers the owner's count, in one transaction.
+pub async fn delete(db: &Db, owner: &HookOwner, id: i64) -> Result<()> {
+    let pk = pk(owner);
+    let mut tx = db.tx();
+    tx.delete_existing(keys::hook(&pk, id))?.update_named(
+        keys::hook_count(&pk),
+        "ADD #n :minus",
+        &[("#n", "n")],
+        &[(":minus", n(-1))],
+    )?;
+    db.transact(tx)
+        .await
+        .map_err(|e| match e.failed_condition() {
+            Some(0) => Error::NoSuch(id),
+            _ => e.into(),
+        })
+}
