@@ -47,6 +47,8 @@ CASES = [
      {"full_name": "root/smoke", "private": False, "html_url": ROOT_URL + "root/smoke"}, {}, True),
     ("milestones-list-milestones", "MilestonesFunction", 200,
      [], {"x-total-count": "0"}, True),
+    # root administers root/smoke: its hooks, none yet.
+    ("hooks-list-hooks", "HooksFunction", 200, [], {"x-total-count": "0"}, True),
     ("issues-create-issue", "IssuesFunction", 201,
      {"number": 1, "title": "First issue", "state": "open", "user": {"login": "root"}}, {}, True),
     ("issue-search-list-issues", "IssueSearchFunction", 200,
