@@ -13,6 +13,7 @@
 //! loops give up after a few rounds.
 
 pub mod access;
+pub mod actor;
 mod attrs;
 mod batch;
 mod connect;
@@ -109,6 +110,8 @@ struct RequestState {
     writes_started: AtomicBool,
     /// When the request must have answered.
     deadline: Mutex<Option<std::time::Instant>>,
+    /// On whose behalf it writes (signed-in callers).
+    actor: Mutex<Option<actor::Actor>>,
 }
 
 /// A handle on the table for one request: cheap to clone, and every clone
@@ -196,6 +199,27 @@ impl Db {
                 .is_none(),
             "a {what} in a request with an Idempotency-Key: write through a transaction"
         );
+    }
+
+    /// Makes `actor` the author of what this request writes through
+    /// [`Db::stamp`].
+    pub fn set_actor(&self, actor: actor::Actor) {
+        *self.request.actor.lock().unwrap_or_else(|p| p.into_inner()) = Some(actor);
+    }
+
+    /// Names the request's actor in `item`, a change that notifies (see
+    /// [`actor`]); background work has none and writes none.
+    pub fn stamp(&self, mut item: Item) -> Result<Item, DbError> {
+        let actor = self
+            .request
+            .actor
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone();
+        if let Some(a) = actor {
+            a.stamp(&mut item)?;
+        }
+        Ok(item)
     }
 
     /// Limits what the rest of this request may read.

@@ -18,6 +18,7 @@
 //! - [`views`]: Gitea's `Hook`, secrets left out.
 
 pub mod events;
+pub mod happened;
 pub mod model;
 pub mod options;
 pub mod store;

@@ -239,6 +239,12 @@ async fn prepare<S: Service>(
         let credential = extract::credential(&parts.headers, &query, allow_query)?;
         auth::identify(&db, &app.tokens, credential, extract::api(S::DIALECT)).await?
     };
+    if let Some(p) = caller.principal() {
+        db.set_actor(crate::db::actor::Actor {
+            id: p.user.id,
+            name: p.user.name.clone(),
+        });
+    }
     let mut cx = Ctx {
         config: config.clone(),
         db,

@@ -91,7 +91,7 @@ pub async fn create(db: &Db, repo_id: i64, new: NewIssue, claim: Claim) -> Resul
         let mut tx = db.tx();
         add_counter_moves(&mut tx, None, Some(&rec), Some((last, rec.index)))?;
         let milestone_at = (rec.milestone != 0).then_some(1);
-        tx.put_if_absent(rec.to_item()?)?;
+        tx.put_if_absent(db.stamp(rec.to_item()?)?)?;
         match db.transact(tx).await {
             Ok(()) => return Ok(rec),
             Err(e)

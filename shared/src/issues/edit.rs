@@ -53,7 +53,7 @@ pub async fn update(
         add_counter_moves(&mut tx, Some(&current), Some(&next), None)?;
         let put_at = tx.len();
         tx.put_if(
-            next.to_item()?,
+            db.stamp(next.to_item()?)?,
             "version = :v",
             &[(":v", db::n(current.version))],
         )?;

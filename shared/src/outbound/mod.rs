@@ -38,10 +38,12 @@
 mod allow;
 mod class;
 mod names;
+mod post;
 mod resolve;
 mod target;
 
 pub use allow::{AllowList, AllowListError};
 pub use class::AddressClass;
+pub use post::{ANSWER_BYTES, Answer, PostError, post};
 pub use resolve::{Resolve, SystemResolver, resolve_checked};
 pub use target::{Host, MAX_URL_LEN, Target, TargetError, check_url};

@@ -69,7 +69,7 @@ pub async fn create(db: &Db, loaded: IssueRecord, new: NewComment) -> Result<Com
         updated: now,
         version: 1,
     };
-    let item = rec.to_item()?;
+    let item = db.stamp(rec.to_item()?)?;
     let counter = model::repo_counter(rec.is_pull);
     let mut issue = loaded;
     for attempt in 0..ATTEMPTS {
@@ -149,7 +149,7 @@ pub async fn edit(
         let add = model::unrecorded_mentions(&issue, &mentions);
         let mut tx = db.tx();
         tx.put_if(
-            next.to_item()?,
+            db.stamp(next.to_item()?)?,
             "version = :v",
             &[(":v", db::n(comment.version))],
         )?;

@@ -1,0 +1,417 @@
+//! What a change to the table means to hooks: the events, in Gitea's names
+//! and actions (its `services/webhook/notifier.go` is the list of record),
+//! read off a stream record's two images. Pure: no reads.
+//!
+//! An issue's or pull request's item gives `opened`, `closed`/`reopened`,
+//! `edited` (title, body or ref, with `changes.*.from`), `assigned`/
+//! `unassigned` (one event per login, as Gitea sends them),
+//! `label_updated`/`label_cleared` and `milestoned`/`demilestoned`; a
+//! comment's item gives `created` and `edited`. Other changes to those
+//! items (counters, mentions, locks, deadlines) notify nobody, as in Gitea.
+
+use serde::Serialize;
+
+use crate::{
+    db::{self, actor::Actor, keys},
+    issues::{IssueRecord, comments::CommentRecord},
+    stream::{Change, ChangeKind},
+};
+
+/// The old values of an edit (Gitea's `ChangesPayload`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Changes {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<From>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub body: Option<From>,
+    #[serde(rename = "ref", skip_serializing_if = "Option::is_none")]
+    pub git_ref: Option<From>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct From {
+    pub from: String,
+}
+
+/// What it happened to.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Subject {
+    /// An issue or pull request (as it is after the change).
+    Issue(Box<IssueRecord>),
+    /// A comment (its issue is read when the payload is made).
+    Comment(Box<CommentRecord>),
+}
+
+/// One event for hooks.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Happening {
+    pub repo_id: i64,
+    /// The event a hook subscribes to (one of [`super::events::EVENTS`]),
+    /// sent as `X-Gitea-Event-Type`.
+    pub event: &'static str,
+    pub action: &'static str,
+    pub changes: Option<Changes>,
+    pub subject: Subject,
+    /// Who did it; `None` for items written before actors were recorded
+    /// (the payload then names the poster).
+    pub actor: Option<Actor>,
+}
+
+impl Happening {
+    /// The coarse name Gitea sends as `X-Gitea-Event` (its
+    /// `HookEventType.Event()`).
+    pub fn header_event(&self) -> &'static str {
+        header_event(self.event)
+    }
+
+    pub fn is_pull(&self) -> bool {
+        match &self.subject {
+            Subject::Issue(i) => i.is_pull,
+            Subject::Comment(c) => c.is_pull,
+        }
+    }
+}
+
+/// Gitea's `HookEventType.Event()` for the events served here.
+pub fn header_event(event: &str) -> &'static str {
+    match event {
+        "issues" | "issue_assign" | "issue_label" | "issue_milestone" => "issues",
+        "pull_request"
+        | "pull_request_assign"
+        | "pull_request_label"
+        | "pull_request_milestone"
+        | "pull_request_review_request" => "pull_request",
+        "issue_comment" | "pull_request_comment" => "issue_comment",
+        "pull_request_review_approved" => "pull_request_approved",
+        "pull_request_review_rejected" => "pull_request_rejected",
+        "pull_request_review_comment" => "pull_request_comment",
+        _ => "repository",
+    }
+}
+
+/// Whether hooks may care about the item (on keys only).
+pub fn concerns(change: &Change) -> bool {
+    change.pk().starts_with("REPO#")
+        && (change.sk().starts_with(keys::ISSUE_PREFIX)
+            || change.sk().starts_with(keys::COMMENT_PREFIX))
+        && change.kind != ChangeKind::Remove
+}
+
+/// The events of one change, in the order Gitea would send them.
+pub fn happenings(change: &Change) -> Result<Vec<Happening>, db::DbError> {
+    if !concerns(change) {
+        return Ok(Vec::new());
+    }
+    let Some(new) = &change.new else {
+        return Ok(Vec::new());
+    };
+    let actor = Actor::of(new);
+    if change.sk().starts_with(keys::ISSUE_PREFIX) {
+        let after: IssueRecord = db::from_item(new.clone())?;
+        let before: Option<IssueRecord> = change.old.clone().map(db::from_item).transpose()?;
+        Ok(issue_events(before.as_ref(), after, actor))
+    } else {
+        let after: CommentRecord = db::from_item(new.clone())?;
+        let before: Option<CommentRecord> = change.old.clone().map(db::from_item).transpose()?;
+        Ok(comment_events(before.as_ref(), after, actor))
+    }
+}
+
+/// The fine-grained event of an issue's or pull request's change.
+fn pick(is_pull: bool, issue: &'static str, pull: &'static str) -> &'static str {
+    if is_pull { pull } else { issue }
+}
+
+fn issue_events(
+    before: Option<&IssueRecord>,
+    after: IssueRecord,
+    actor: Option<Actor>,
+) -> Vec<Happening> {
+    let p = after.is_pull;
+    let mut out: Vec<(&'static str, &'static str, Option<Changes>)> = Vec::new();
+    match before {
+        None => out.push((pick(p, "issues", "pull_request"), "opened", None)),
+        Some(b) => {
+            let base = pick(p, "issues", "pull_request");
+            let from = |changed: bool, old: &str| {
+                changed.then(|| From {
+                    from: old.to_string(),
+                })
+            };
+            // Gitea sends a title and a body change as separate edits.
+            if b.title != after.title {
+                let c = Changes {
+                    title: from(true, &b.title),
+                    ..Changes::default()
+                };
+                out.push((base, "edited", Some(c)));
+            }
+            if b.body != after.body {
+                let c = Changes {
+                    body: from(true, &b.body),
+                    ..Changes::default()
+                };
+                out.push((base, "edited", Some(c)));
+            }
+            if b.git_ref != after.git_ref && !p {
+                let c = Changes {
+                    git_ref: from(true, &b.git_ref),
+                    ..Changes::default()
+                };
+                out.push((base, "edited", Some(c)));
+            }
+            let assign = pick(p, "issue_assign", "pull_request_assign");
+            for login in &after.assignees {
+                if !b.assignees.contains(login) {
+                    out.push((assign, "assigned", None));
+                }
+            }
+            for login in &b.assignees {
+                if !after.assignees.contains(login) {
+                    out.push((assign, "unassigned", None));
+                }
+            }
+            if b.labels != after.labels {
+                let action = if after.labels.is_empty() {
+                    "label_cleared"
+                } else {
+                    "label_updated"
+                };
+                out.push((pick(p, "issue_label", "pull_request_label"), action, None));
+            }
+            if b.milestone != after.milestone {
+                let action = if after.milestone == 0 {
+                    "demilestoned"
+                } else {
+                    "milestoned"
+                };
+                out.push((
+                    pick(p, "issue_milestone", "pull_request_milestone"),
+                    action,
+                    None,
+                ));
+            }
+            if b.closed != after.closed {
+                let action = if after.closed { "closed" } else { "reopened" };
+                out.push((base, action, None));
+            }
+        }
+    }
+    let repo_id = after.repo_id;
+    let subject = Subject::Issue(Box::new(after));
+    out.into_iter()
+        .map(|(event, action, changes)| Happening {
+            repo_id,
+            event,
+            action,
+            changes,
+            subject: subject.clone(),
+            actor: actor.clone(),
+        })
+        .collect()
+}
+
+fn comment_events(
+    before: Option<&CommentRecord>,
+    after: CommentRecord,
+    actor: Option<Actor>,
+) -> Vec<Happening> {
+    let (action, changes) = match before {
+        None => ("created", None),
+        Some(b) if b.body != after.body => (
+            "edited",
+            Some(Changes {
+                body: Some(From {
+                    from: b.body.clone(),
+                }),
+                ..Changes::default()
+            }),
+        ),
+        Some(_) => return Vec::new(),
+    };
+    vec![Happening {
+        repo_id: after.repo_id,
+        event: pick(after.is_pull, "issue_comment", "pull_request_comment"),
+        action,
+        changes,
+        subject: Subject::Comment(Box::new(after)),
+        actor,
+    }]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stream::pad_seq;
+
+    fn issue() -> IssueRecord {
+        IssueRecord {
+            id: 9,
+            repo_id: 4,
+            index: 2,
+            title: "t".into(),
+            body: "b".into(),
+            poster: "ann".into(),
+            ..IssueRecord::default()
+        }
+    }
+
+    fn change(old: Option<&IssueRecord>, new: &IssueRecord, by: Option<&Actor>) -> Change {
+        let item = |i: &IssueRecord| {
+            let mut item = i.to_item().unwrap();
+            if let Some(a) = by {
+                a.stamp(&mut item).unwrap();
+            }
+            item
+        };
+        Change {
+            seq: pad_seq("1"),
+            kind: if old.is_some() {
+                ChangeKind::Modify
+            } else {
+                ChangeKind::Insert
+            },
+            keys: keys::issue(new.repo_id, new.index),
+            old: old.map(|i| i.to_item().unwrap()),
+            new: Some(item(new)),
+            at_ms: 0,
+        }
+    }
+
+    fn names(h: &[Happening]) -> Vec<(&str, &str)> {
+        h.iter().map(|h| (h.event, h.action)).collect()
+    }
+
+    #[test]
+    fn a_new_issue_is_opened_by_its_actor() {
+        let ann = Actor {
+            id: 1,
+            name: "Ann".into(),
+        };
+        let h = happenings(&change(None, &issue(), Some(&ann))).unwrap();
+        assert_eq!(names(&h), [("issues", "opened")]);
+        assert_eq!(h[0].actor, Some(ann));
+        assert_eq!(h[0].header_event(), "issues");
+    }
+
+    #[test]
+    fn each_kind_of_edit_is_its_own_event_with_old_values() {
+        let before = issue();
+        let after = IssueRecord {
+            title: "t2".into(),
+            body: "b2".into(),
+            assignees: vec!["bo".into()],
+            labels: vec![3],
+            milestone: 5,
+            closed: true,
+            ..before.clone()
+        };
+        let h = happenings(&change(Some(&before), &after, None)).unwrap();
+        assert_eq!(
+            names(&h),
+            [
+                ("issues", "edited"),
+                ("issues", "edited"),
+                ("issue_assign", "assigned"),
+                ("issue_label", "label_updated"),
+                ("issue_milestone", "milestoned"),
+                ("issues", "closed"),
+            ]
+        );
+        assert_eq!(
+            h[0].changes.as_ref().unwrap().title.as_ref().unwrap().from,
+            "t"
+        );
+        assert_eq!(
+            h[1].changes.as_ref().unwrap().body.as_ref().unwrap().from,
+            "b"
+        );
+        let back = IssueRecord {
+            labels: vec![],
+            milestone: 0,
+            assignees: vec![],
+            closed: false,
+            ..after.clone()
+        };
+        let h = happenings(&change(Some(&after), &back, None)).unwrap();
+        assert_eq!(
+            names(&h),
+            [
+                ("issue_assign", "unassigned"),
+                ("issue_label", "label_cleared"),
+                ("issue_milestone", "demilestoned"),
+                ("issues", "reopened"),
+            ]
+        );
+    }
+
+    #[test]
+    fn pull_requests_use_their_own_events_and_counters_notify_nobody() {
+        let pr = IssueRecord {
+            is_pull: true,
+            ..issue()
+        };
+        let closed = IssueRecord {
+            closed: true,
+            labels: vec![1],
+            ..pr.clone()
+        };
+        let h = happenings(&change(Some(&pr), &closed, None)).unwrap();
+        assert_eq!(
+            names(&h),
+            [
+                ("pull_request_label", "label_updated"),
+                ("pull_request", "closed")
+            ]
+        );
+        let counted = IssueRecord {
+            comments: 3,
+            version: 7,
+            ..pr.clone()
+        };
+        assert!(
+            happenings(&change(Some(&pr), &counted, None))
+                .unwrap()
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn comments_are_created_and_edited_and_other_items_are_ignored() {
+        let c = CommentRecord {
+            id: 8,
+            repo_id: 4,
+            index: 2,
+            is_pull: true,
+            poster: "ann".into(),
+            body: "hi".into(),
+            ..CommentRecord::default()
+        };
+        let mk = |old: Option<&CommentRecord>, new: &CommentRecord| Change {
+            seq: pad_seq("2"),
+            kind: ChangeKind::Modify,
+            keys: keys::comment(4, 8),
+            old: old.map(|c| c.to_item().unwrap()),
+            new: Some(new.to_item().unwrap()),
+            at_ms: 0,
+        };
+        let h = happenings(&mk(None, &c)).unwrap();
+        assert_eq!(names(&h), [("pull_request_comment", "created")]);
+        assert_eq!(h[0].header_event(), "issue_comment");
+        let edited = CommentRecord {
+            body: "hello".into(),
+            ..c.clone()
+        };
+        let h = happenings(&mk(Some(&c), &edited)).unwrap();
+        assert_eq!(names(&h), [("pull_request_comment", "edited")]);
+        assert_eq!(
+            h[0].changes.as_ref().unwrap().body.as_ref().unwrap().from,
+            "hi"
+        );
+        let label = Change {
+            keys: keys::repo_label(4, 1),
+            ..mk(None, &c)
+        };
+        assert!(happenings(&label).unwrap().is_empty());
+    }
+}
