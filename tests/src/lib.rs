@@ -369,6 +369,16 @@ impl Api {
         (u, path)
     }
 
+    /// The id of the repository at `repo_path`
+    /// (`/api/v1/repos/{owner}/{repo}`), as `who` reads it.
+    pub async fn repo_id(&self, who: &TestUser, repo_path: &str) -> i64 {
+        let r = self
+            .call("GET", repo_path, Auth::Token(&who.token), None)
+            .await;
+        assert_eq!(r.status, 200, "GET {repo_path}: {:?}", r.body);
+        r.body["id"].as_i64().expect("repository id")
+    }
+
     /// Creates an issue titled `title` in `repo_path`
     /// (`/api/v1/repos/{owner}/{repo}`) as `who`; returns its number.
     pub async fn new_issue(&self, who: &TestUser, repo_path: &str, title: &str) -> i64 {
@@ -445,6 +455,11 @@ pub async fn issue_repo(private: bool) -> IssueRepo {
 }
 
 impl IssueRepo {
+    /// The repository's id, as its owner reads it.
+    pub async fn repo_id(&self) -> i64 {
+        self.api.repo_id(&self.owner, &self.repo_path).await
+    }
+
     pub async fn create(&self, who: &TestUser, body: Value) -> Value {
         let r = self
             .api

@@ -101,14 +101,6 @@ async fn stored_comments(repo_id: i64) -> Vec<(i64, i64)> {
         .collect()
 }
 
-async fn repo_id(r: &IssueRepo) -> i64 {
-    let got = r
-        .api
-        .call("GET", &r.repo_path, Auth::Token(&r.owner.token), None)
-        .await;
-    got.body["id"].as_i64().unwrap()
-}
-
 fn issue_sk(n: i64) -> String {
     format!("ISSUE#{n:020}")
 }
@@ -173,7 +165,7 @@ async fn create_read_edit_delete_with_the_count() {
     let after = issue(&r, n).await;
     assert_eq!(after["comments"], 1);
     assert!(after["updated_at"].as_str() >= before["updated_at"].as_str());
-    let rid = repo_id(&r).await;
+    let rid = r.repo_id().await;
     assert_eq!(
         stored(&format!("REPO#{rid}"), &issue_sk(n), "comments").await,
         Some(1)
@@ -268,7 +260,7 @@ async fn comments_on_pull_requests() {
         (json!(2), json!(false))
     );
     assert_eq!(issue(&r, n).await["comments"], 2);
-    let rid = repo_id(&r).await;
+    let rid = r.repo_id().await;
     let pk = format!("REPO#{rid}");
     let pulls = stored(&pk, "PROFILE", "num_pull_comments").await;
     let issues = stored(&pk, "PROFILE", "num_issue_comments").await;
@@ -519,7 +511,7 @@ async fn mentions_in_comments_find_the_issue() {
     let text: String = names.iter().map(|n| format!("@{n} ")).collect();
     comment(&r, &r.owner, n, &text).await;
     let (client, table) = table().await;
-    let rid = repo_id(&r).await;
+    let rid = r.repo_id().await;
     let item = client
         .get_item()
         .table_name(&table)

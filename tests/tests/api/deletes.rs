@@ -25,19 +25,6 @@ async fn sort_keys(pk: &str, prefix: &str) -> Vec<String> {
         .collect()
 }
 
-async fn repo_id(api: &Api, who: &TestUser, owner: &str, repo: &str) -> i64 {
-    let r = api
-        .call(
-            "GET",
-            &format!("/api/v1/repos/{owner}/{repo}"),
-            Auth::Token(&who.token),
-            None,
-        )
-        .await;
-    assert_eq!(r.status, 200, "GET {owner}/{repo}: {:?}", r.body);
-    r.body["id"].as_i64().expect("repository id")
-}
-
 #[tokio::test]
 async fn deleting_an_issue_with_many_dependents_unlinks_them_all() {
     let api = Api::from_env();
@@ -52,8 +39,10 @@ async fn deleting_an_issue_with_many_dependents_unlinks_them_all() {
         )
         .await;
     let (public_id, own_id) = (
-        repo_id(&api, &owner, &owner.name, &public).await,
-        repo_id(&api, &attacker, &attacker.name, &own).await,
+        api.repo_id(&owner, &format!("/api/v1/repos/{}/{public}", owner.name))
+            .await,
+        api.repo_id(&attacker, &format!("/api/v1/repos/{}/{own}", attacker.name))
+            .await,
     );
     let repo_path = format!("/api/v1/repos/{}/{public}", owner.name);
     let open_before = api
@@ -236,7 +225,7 @@ async fn deleting_a_busy_issue_leaves_no_hole_in_the_comment_pages() {
     let repo_path = format!("/api/v1/repos/{}/{repo}", owner.name);
     let busy = api.new_issue(&owner, &repo_path, "busy").await;
     let quiet = api.new_issue(&owner, &repo_path, "quiet").await;
-    let id = repo_id(&api, &owner, &owner.name, &repo).await;
+    let id = api.repo_id(&owner, &repo_path).await;
     // Every fourth comment on the quiet issue, so the busy one's comments
     // sit before, between and after them in the repository's listing.
     let targets: Vec<i64> = (0..BUSY + QUIET)
@@ -344,7 +333,9 @@ async fn deleting_a_repository_with_many_collaborators_removes_every_grant() {
     let api = Api::from_env();
     let (owner, reader) = (api.new_user("dcown").await, api.new_user("dcrea").await);
     let repo = api.new_repo(&owner, "/api/v1/user/repos", true).await;
-    let id = repo_id(&api, &owner, &owner.name, &repo).await;
+    let id = api
+        .repo_id(&owner, &format!("/api/v1/repos/{}/{repo}", owner.name))
+        .await;
     let mark = unique("mk");
     api.new_issue(
         &owner,

@@ -63,14 +63,6 @@ fn pair(who: &TestUser, content: &str) -> (String, String) {
     (who.name.to_lowercase(), content.to_string())
 }
 
-async fn repo_id(r: &IssueRepo) -> i64 {
-    let got = r
-        .api
-        .call("GET", &r.repo_path, Auth::Token(&r.owner.token), None)
-        .await;
-    got.body["id"].as_i64().unwrap()
-}
-
 /// The sort keys of the reaction items stored under repository `repo_id`.
 async fn stored(repo_id: i64) -> Vec<String> {
     api_tests::items_under(&format!("REPO#{repo_id}"), "REACT#")
@@ -146,7 +138,7 @@ async fn a_reaction_is_created_once_then_found() {
     // The same again: 200 with the reaction as it was.
     let again = react(&r, &r.reader, &t, "heart").await;
     assert_eq!((again.status, &again.body), (200, &made));
-    let rid = repo_id(&r).await;
+    let rid = r.repo_id().await;
     assert_eq!(stored_counts(rid).await, (1, 1, 1));
     // Listed, to anonymous callers too (placeholder e-mail then).
     let got = list(&r, Auth::None, &t, "").await;
@@ -283,7 +275,7 @@ async fn removing_a_reaction_and_one_that_is_not_there() {
             vec![pair(&r.writer, "confused"), pair(&r.reader, "confused")]
         );
     }
-    let rid = repo_id(&r).await;
+    let rid = r.repo_id().await;
     assert_eq!(stored_counts(rid).await, (4, 4, 4));
     // Without credentials: 401.
     let got = send(&r, "DELETE", Auth::None, &t, "confused").await;

@@ -57,7 +57,7 @@ async fn concurrent_creates_deletes_and_edits_keep_the_count_exact() {
     );
     let repo_wide = list(&r, &format!("{}/comments", r.base), "limit=50").await;
     assert_eq!(repo_wide.total(), Some(20));
-    let rid = repo_id(&r).await;
+    let rid = r.repo_id().await;
     assert_eq!(stored_comments(rid).await.len(), 20);
     assert_eq!(
         stored(&format!("REPO#{rid}"), &issue_sk(n), "comments").await,
@@ -91,7 +91,7 @@ async fn deleting_an_issue_or_a_repository_removes_its_comments() {
         );
     }
     let kept = comment(&r, &r.reader, b, "b").await["id"].as_i64().unwrap();
-    let rid = repo_id(&r).await;
+    let rid = r.repo_id().await;
     assert_eq!(
         stored(&format!("REPO#{rid}"), "PROFILE", "num_issue_comments").await,
         Some(4)

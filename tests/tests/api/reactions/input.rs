@@ -56,7 +56,7 @@ async fn bad_bodies_are_refused_and_change_nothing() {
         let got = list(&r, Auth::None, &target, "").await;
         assert_eq!((got.total(), got.body), (Some(0), json!([])));
     }
-    assert!(stored(repo_id(&r).await).await.is_empty());
+    assert!(stored(r.repo_id().await).await.is_empty());
     // Without credentials: 401 before the body is read.
     let got = send(&r, "POST", Auth::None, &n.to_string(), "heart").await;
     assert_eq!(got.status, 401, "{:?}", got.body);

@@ -31,13 +31,13 @@ async fn concurrent_identical_reactions_store_one() {
         assert_eq!(got.total(), Some(7), "{target}");
         assert_eq!(got.body.as_array().unwrap().len(), 7);
     }
-    assert_eq!(stored_counts(repo_id(&r).await).await, (14, 14, 14));
+    assert_eq!(stored_counts(r.repo_id().await).await, (14, 14, 14));
     // Concurrent removals of the same reaction remove it once.
     let t = n.to_string();
     let gone = join_all((0..6).map(|_| unreact(&r, &r.reader, &t, "rocket"))).await;
     assert!(gone.iter().all(|g| g.status == 200), "{gone:?}");
     assert_eq!(list(&r, Auth::None, &t, "").await.total(), Some(6));
-    assert_eq!(stored_counts(repo_id(&r).await).await, (13, 13, 13));
+    assert_eq!(stored_counts(r.repo_id().await).await, (13, 13, 13));
 }
 
 /// The clean-up functions the issue and comment deletes call remove what
@@ -66,7 +66,7 @@ async fn deleting_a_comment_an_issue_or_a_repository_removes_their_reactions() {
             assert_eq!(react(&r, who, t, "heart").await.status, 201);
         }
     }
-    let rid = repo_id(&r).await;
+    let rid = r.repo_id().await;
     assert_eq!(stored_counts(rid).await, (10, 10, 10));
     let delete = async |path: &str| {
         let res = r

@@ -55,7 +55,7 @@ async fn reactions_outside_the_allowed_set_are_refused() {
             assert_eq!(react(&r, &r.reader, &target, content).await.status, 201);
         }
     }
-    assert_eq!(stored_counts(repo_id(&r).await).await, (16, 16, 16));
+    assert_eq!(stored_counts(r.repo_id().await).await, (16, 16, 16));
 }
 
 #[tokio::test]
@@ -218,7 +218,7 @@ async fn archived_repositories_take_no_reaction_writes() {
             (vec![pair(&r.writer, "+1")], Some(1))
         );
     }
-    assert_eq!(stored_counts(repo_id(&r).await).await, (2, 2, 2));
+    assert_eq!(stored_counts(r.repo_id().await).await, (2, 2, 2));
 }
 
 #[tokio::test]
@@ -259,7 +259,7 @@ async fn private_repositories_hide_their_reactions() {
         let got = react(&r, &r.owner, target, "eyes").await;
         assert_eq!(got.status, 404, "{target}: {:?}", got.body);
     }
-    assert_eq!(stored_counts(repo_id(&r).await).await, (2, 2, 2));
+    assert_eq!(stored_counts(r.repo_id().await).await, (2, 2, 2));
 }
 
 #[tokio::test]
@@ -280,7 +280,7 @@ async fn a_comment_of_another_repository_is_not_found() {
         assert_eq!(got.status, 404, "{method}: {:?}", got.body);
     }
     // Nothing stored under B; A's reaction is still there.
-    assert!(stored(repo_id(&b).await).await.is_empty());
+    assert!(stored(b.repo_id().await).await.is_empty());
     let got = list(&a, Auth::None, &c, "").await;
     assert_eq!(shown(&got.body), vec![pair(&a.owner, "heart")]);
 }
