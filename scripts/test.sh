@@ -38,6 +38,8 @@ export TOKEN_CACHE_TTL_SECONDS="${TOKEN_CACHE_TTL_SECONDS:-0}"
 # Webhook tests deliver to receivers they start on 127.0.0.1; nothing else
 # may be called (shared/src/outbound).
 export HOOK_ALLOWED_HOSTS="${HOOK_ALLOWED_HOSTS:-loopback}"
+# Retries of failed deliveries in seconds, not an hour.
+export HOOK_RETRY_SECONDS="${HOOK_RETRY_SECONDS:-1,1,1}"
 # Each function process appends the DynamoDB actions it uses (and any its
 # grant refused) here, once each (shared/src/db/access.rs); checked at the
 # end against the grants.

@@ -62,7 +62,14 @@ pub struct Config {
     /// Which webhook targets this instance calls (`HOOK_ALLOWED_HOSTS`,
     /// default `external`); see [`crate::outbound`].
     pub hook_allowed_hosts: AllowList,
+    /// The waits before each retry of a failed webhook delivery
+    /// (`HOOK_RETRY_SECONDS`, comma-separated; default 10, 60, 300, 900,
+    /// 2700: six attempts over more than an hour). Tests shorten it.
+    pub hook_retries: Vec<Duration>,
 }
+
+/// Most retries a schedule may hold.
+pub const MAX_HOOK_RETRIES: usize = 10;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum InstanceDomain {
@@ -123,6 +130,7 @@ impl Config {
                 problem: e.to_string(),
             })?,
         };
+        let hook_retries = retries(get("HOOK_RETRY_SECONDS").as_deref())?;
         let no_reply_address = get("NO_REPLY_ADDRESS")
             .unwrap_or_else(|| format!("noreply.{}", root_url.host_str().unwrap_or("localhost")));
         Ok(Self {
@@ -157,6 +165,7 @@ impl Config {
             metrics_namespace,
             metrics_dimensions,
             hook_allowed_hosts,
+            hook_retries,
         })
     }
 
@@ -217,6 +226,32 @@ fn number<T: std::str::FromStr>(
             problem: format!("{v:?} is not a positive number"),
         }),
     }
+}
+
+/// A retry schedule: at most [`MAX_HOOK_RETRIES`] waits of 0.1 s to a
+/// day, in seconds (fractions allowed).
+fn retries(raw: Option<&str>) -> Result<Vec<Duration>, ConfigError> {
+    let raw = raw
+        .map(str::trim)
+        .filter(|r| !r.is_empty())
+        .unwrap_or("10,60,300,900,2700");
+    let bad = |problem: String| ConfigError {
+        name: "HOOK_RETRY_SECONDS",
+        problem,
+    };
+    let waits = raw
+        .split(',')
+        .map(str::trim)
+        .filter(|w| !w.is_empty())
+        .map(|w| match w.parse::<f64>() {
+            Ok(s) if (0.1..=86_400.0).contains(&s) => Ok(Duration::from_secs_f64(s)),
+            _ => Err(bad(format!("{w:?} is not a wait of 0.1 to 86400 seconds"))),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    if waits.len() > MAX_HOOK_RETRIES {
+        return Err(bad(format!("at most {MAX_HOOK_RETRIES} retries")));
+    }
+    Ok(waits)
 }
 
 fn millis(
@@ -375,6 +410,29 @@ mod tests {
             let e = from(&[(name, value)]).unwrap_err();
             assert_eq!(e.name, name, "{value:?}");
             assert!(e.to_string().contains(&format!("{value:?}")), "{e}");
+        }
+    }
+
+    #[test]
+    fn webhook_retries_default_to_over_an_hour_and_are_bounded() {
+        let c = from(&[]).unwrap();
+        assert_eq!(c.hook_retries.len(), 5);
+        assert!(c.hook_retries.iter().sum::<Duration>() > Duration::from_secs(3600));
+        let c = from(&[("HOOK_RETRY_SECONDS", "0.5, 1")]).unwrap();
+        assert_eq!(
+            c.hook_retries,
+            [Duration::from_millis(500), Duration::from_secs(1)]
+        );
+        assert_eq!(
+            from(&[("HOOK_RETRY_SECONDS", "")])
+                .unwrap()
+                .hook_retries
+                .len(),
+            5
+        );
+        for bad in ["0", "x", "90000", "1,1,1,1,1,1,1,1,1,1,1"] {
+            let e = from(&[("HOOK_RETRY_SECONDS", bad)]).unwrap_err();
+            assert_eq!(e.name, "HOOK_RETRY_SECONDS", "{bad}");
         }
     }
 

@@ -48,6 +48,33 @@ pub fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
     Option::<T>::deserialize(d).map(Some)
 }
 
+/// Whether `text` matches `pattern`, where `*` matches any run of
+/// characters (slashes and dots included) and everything else itself.
+/// Backtracks to the last `*` only: linear in practice for the short texts
+/// it judges (host names, branch names).
+pub fn star_match(pattern: &str, text: &str) -> bool {
+    let (p, n) = (pattern.as_bytes(), text.as_bytes());
+    let (mut i, mut j) = (0, 0);
+    let mut star: Option<(usize, usize)> = None;
+    while j < n.len() {
+        if i < p.len() && p[i] == b'*' {
+            star = Some((i, j));
+            i += 1;
+        } else if i < p.len() && p[i] == n[j] {
+            i += 1;
+            j += 1;
+        } else if let Some((si, sj)) = star {
+            // Let the last star swallow one more character.
+            star = Some((si, sj + 1));
+            i = si + 1;
+            j = sj + 1;
+        } else {
+            return false;
+        }
+    }
+    p[i..].iter().all(|&c| c == b'*')
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -72,6 +72,11 @@ pub fn now() -> i64 {
     Utc::now().timestamp()
 }
 
+/// Milliseconds since the epoch, now (webhook deliveries' due times).
+pub fn now_ms() -> i64 {
+    Utc::now().timestamp_millis()
+}
+
 /// Microseconds since the epoch, now: an order finer than [`now`]'s for
 /// things made within one second (reactions).
 pub fn now_micros() -> i64 {

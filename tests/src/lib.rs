@@ -6,6 +6,7 @@
 
 pub mod deploy;
 pub mod raw;
+pub mod receiver;
 
 use base64::{Engine, engine::general_purpose::STANDARD};
 use reqwest::{Method, header::HeaderMap};

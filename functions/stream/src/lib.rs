@@ -10,7 +10,9 @@
 //! writes them into this function's policy in template.yaml.
 
 use shared::{
+    app::App,
     db::Action::{BatchGetItem, BatchWriteItem, DeleteItem, GetItem, PutItem, Query, UpdateItem},
+    hooks::{notify::Notifier, send::Sender},
     issues::{
         index::{Indexer, stubs::Stubs},
         reactions::cleanup::Leftovers,
@@ -31,11 +33,14 @@ shared::grant! {
 
 /// The handlers of one batch, made afresh for each (so they may keep
 /// caches for the batch), in the order they see each change: the search
-/// index, the comment listings, then deleted comments' reactions.
-pub fn handlers() -> Vec<Box<dyn shared::stream::Handler>> {
+/// index, the comment listings, deleted comments' reactions, then
+/// webhooks (events into deliveries, deliveries sent).
+pub fn handlers(app: &App) -> Vec<Box<dyn shared::stream::Handler>> {
     vec![
         Box::new(Indexer::default()),
         Box::new(Stubs),
         Box::new(Leftovers),
+        Box::new(Notifier::new(app.config.clone())),
+        Box::new(Sender::new(app.config.clone())),
     ]
 }

@@ -27,7 +27,7 @@ fn batch() -> Batch<'static> {
 async fn the_sample_event_is_acknowledged_whole() {
     let app = shared::testing::app().await;
     let res = batch()
-        .handle(&app, &stream::handlers(), sample())
+        .handle(&app, &stream::handlers(&app), sample())
         .await
         .unwrap();
     assert_eq!(
@@ -89,7 +89,7 @@ async fn an_empty_batch_is_a_warm_up() {
     let app = shared::testing::app().await;
     let event: Event = serde_json::from_value(json!({"Records": []})).unwrap();
     let res = batch()
-        .handle(&app, &stream::handlers(), event)
+        .handle(&app, &stream::handlers(&app), event)
         .await
         .unwrap();
     assert!(res.batch_item_failures.is_empty());

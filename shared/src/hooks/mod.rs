@@ -9,20 +9,34 @@
 //! them over [`outbound`](crate::outbound), which refuses targets a
 //! stranger should not reach.
 //!
-//! This part serves the hooks themselves, in Gitea's shapes:
+//! The hooks themselves, in Gitea's shapes:
 //!
 //! - [`events`]: the event names a hook may ask for;
 //! - [`model`]: the stored record, its owner, bounds and edits (pure);
 //! - [`options`]: Gitea's create and edit bodies into typed values;
 //! - [`store`]: keys, the bounded create and the delete;
 //! - [`views`]: Gitea's `Hook`, secrets left out.
+//!
+//! Their deliveries, in the stream consumer:
+//!
+//! - [`happened`]: a change's events, in Gitea's names (pure);
+//! - [`notify`]: events into deliveries of the hooks that want them;
+//! - [`payload`]: Gitea's payloads, rendered once per event;
+//! - [`delivery`]: deliveries and attempts in the table, the retry rule;
+//! - [`wire`]: the body, signature and headers Gitea sends;
+//! - [`send`]: one attempt, recorded.
 
+pub mod delivery;
 pub mod events;
 pub mod happened;
 pub mod model;
+pub mod notify;
 pub mod options;
+pub mod payload;
+pub mod send;
 pub mod store;
 pub mod views;
+pub mod wire;
 
 use crate::{db::DbError, time};
 

@@ -186,29 +186,8 @@ impl NamePattern {
         Ok(Self(entry.strip_suffix('.').unwrap_or(entry).to_owned()))
     }
 
-    /// Glob matching with backtracking to the last `*` only, which is
-    /// enough for `*` alone (linear in practice for host-name lengths).
     fn matches(&self, name: &str) -> bool {
-        let (p, n) = (self.0.as_bytes(), name.as_bytes());
-        let (mut i, mut j) = (0, 0);
-        let mut star: Option<(usize, usize)> = None;
-        while j < n.len() {
-            if i < p.len() && p[i] == b'*' {
-                star = Some((i, j));
-                i += 1;
-            } else if i < p.len() && p[i] == n[j] {
-                i += 1;
-                j += 1;
-            } else if let Some((si, sj)) = star {
-                // Let the last star swallow one more character.
-                star = Some((si, sj + 1));
-                i = si + 1;
-                j = sj + 1;
-            } else {
-                return false;
-            }
-        }
-        p[i..].iter().all(|&c| c == b'*')
+        crate::text::star_match(&self.0, name)
     }
 }
 

@@ -23,6 +23,13 @@ pub trait Handler: Send + Sync {
         db: &'a Db,
         change: &'a Change,
     ) -> BoxFuture<'a, Result<(), crate::Error>>;
+    /// Work gathered over the batch, run once after its last change (or
+    /// where it stopped): what may run side by side, such as webhook
+    /// sends. It cannot fail the batch, so it must leave what it could not
+    /// finish where something else takes it up (a due time).
+    fn finish<'a>(&'a self, _db: &'a Db) -> BoxFuture<'a, ()> {
+        Box::pin(async {})
+    }
 }
 
 /// Runs every handler that wants each change, in order; returns the sequence numbers (as received, unpadded) to report as batch item failures: empty, or exactly the first failed record's.
@@ -35,6 +42,19 @@ pub async fn dispatch(db: &Db, changes: &[Change], handlers: &[Box<dyn Handler>]
 /// so delivered again), so a batch that runs out of time keeps what it
 /// finished instead of failing whole when Lambda stops the function.
 pub async fn dispatch_until(
+    db: &Db,
+    changes: &[Change],
+    handlers: &[Box<dyn Handler>],
+    deadline: Option<Instant>,
+) -> Vec<String> {
+    let failed = in_order(db, changes, handlers, deadline).await;
+    for handler in handlers {
+        handler.finish(db).await;
+    }
+    failed
+}
+
+async fn in_order(
     db: &Db,
     changes: &[Change],
     handlers: &[Box<dyn Handler>],

@@ -30,7 +30,7 @@ use crate::{Config, app::App, db::Grant};
 /// (`shared::grant!`), `handlers` makes the handlers for one batch.
 pub async fn run(
     grant: &'static Grant,
-    handlers: fn() -> Vec<Box<dyn Handler>>,
+    handlers: fn(&App) -> Vec<Box<dyn Handler>>,
 ) -> Result<(), lambda_http::Error> {
     crate::telemetry::init();
     let config = Config::from_env()?;
@@ -46,7 +46,7 @@ pub async fn run(
         };
         // A Diagnostic names the error type, as Lambda reports it.
         batch
-            .handle(app, &handlers(), event.payload)
+            .handle(app, &handlers(app), event.payload)
             .await
             .map_err(|e| lambda_runtime::Diagnostic {
                 error_type: "StreamRecordUnreadable".into(),

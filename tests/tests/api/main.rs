@@ -47,3 +47,4 @@ mod search_index;
 mod storage;
 mod stream;
 mod team_ids;
+mod webhooks;

@@ -28,7 +28,8 @@ pub const STARTING_POSITION: &str = "TRIM_HORIZON";
 /// The partitions whose changes reach the function (`FilterCriteria`: key
 /// `pk` begins with one of them); the others are passed over, as Lambda
 /// drops records no filter matches.
-pub const FILTER_PARTITIONS: &[&str] = &["REPO#", "OWNER#"];
+/// (`HOOKDLV#`: webhook deliveries, which the consumer sends.)
+pub const FILTER_PARTITIONS: &[&str] = &["REPO#", "OWNER#", "HOOKDLV#"];
 
 /// Whether a change of the item with partition key `pk` is delivered.
 pub fn passes_filter(pk: &str) -> bool {

@@ -1,0 +1,175 @@
+//! The body of a delivery, in Gitea's shapes (`modules/structs/hook.go`):
+//! `IssuePayload`, `IssueCommentPayload` and `PullRequestPayload`, made of
+//! the API's own views (the repository as its owner sees it, as Gitea's
+//! notifier renders it; users as embedded, without e-mail addresses).
+//! Rendered once per event and stored, so every hook and every attempt
+//! sends the same bytes.
+
+use serde::Serialize;
+
+use super::happened::{Changes, Happening, Subject};
+use crate::{
+    Config,
+    accounts::{users::UserRecord, views::User},
+    db::{Db, DbError, keys},
+    issues::{
+        self,
+        comments::views::Comment,
+        views::{Issue, PullRequest},
+    },
+    repos::{RepoRecord, RepoStats, access::Permission, views::Repository},
+};
+
+/// The most bytes a stored payload takes (DynamoDB's items end at 400 KB).
+/// A comment's payload carries its issue too: past this, the issue's body
+/// is left out (the comment's never is: comments and bodies are each
+/// bounded well below it).
+pub const MAX_PAYLOAD_BYTES: usize = 300 * 1024;
+
+/// A repository as payloads show it.
+#[derive(Clone, Debug)]
+pub struct RepoFacts {
+    pub repo: RepoRecord,
+    pub stats: RepoStats,
+    pub owner: UserRecord,
+}
+
+impl RepoFacts {
+    /// Reads repository `id` (`None`: it is gone).
+    pub async fn load(db: &Db, id: i64) -> Result<Option<RepoFacts>, DbError> {
+        let Some(stats) = db.get_as::<RepoStats>(keys::repo_stats(id)).await? else {
+            return Ok(None);
+        };
+        let (repo, owner) = tokio::try_join!(
+            db.get_as::<RepoRecord>(keys::repo_name(&stats.owner, &stats.name)),
+            db.get_as::<UserRecord>(keys::owner(&stats.owner)),
+        )?;
+        Ok(match (repo, owner) {
+            (Some(repo), Some(owner)) if repo.id == id => Some(RepoFacts { repo, stats, owner }),
+            _ => None,
+        })
+    }
+}
+
+#[derive(Serialize)]
+struct IssuePayload<'a> {
+    action: &'a str,
+    number: i64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    changes: Option<&'a Changes>,
+    issue: Issue,
+    repository: Repository,
+    sender: User,
+    commit_id: &'a str,
+}
+
+#[derive(Serialize)]
+struct PullRequestPayload<'a> {
+    action: &'a str,
+    number: i64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    changes: Option<&'a Changes>,
+    pull_request: PullRequest,
+    repository: Repository,
+    sender: User,
+    commit_id: &'a str,
+}
+
+#[derive(Serialize)]
+struct IssueCommentPayload<'a> {
+    action: &'a str,
+    issue: Issue,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pull_request: Option<PullRequest>,
+    comment: Comment,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    changes: Option<&'a Changes>,
+    repository: Repository,
+    sender: User,
+    is_pull: bool,
+}
+
+/// Renders `h`'s payload as JSON bytes; `None` when what it is about is
+/// gone by now (a comment whose issue was deleted since).
+pub async fn render(
+    db: &Db,
+    config: &Config,
+    facts: &RepoFacts,
+    h: &Happening,
+) -> Result<Option<Vec<u8>>, crate::Error> {
+    let repository = Repository::new(
+        &facts.repo,
+        &facts.owner,
+        &facts.stats,
+        &Permission::full(),
+        &crate::auth::Caller::Anonymous,
+        config,
+    );
+    let sender = sender(db, config, h).await?;
+    let json = match &h.subject {
+        Subject::Issue(issue) if issue.is_pull => serde_json::to_vec(&PullRequestPayload {
+            action: h.action,
+            number: issue.index,
+            changes: h.changes.as_ref(),
+            pull_request: PullRequest::one(db, &facts.repo, issue, config).await?,
+            repository,
+            sender,
+            commit_id: "",
+        }),
+        Subject::Issue(issue) => serde_json::to_vec(&IssuePayload {
+            action: h.action,
+            number: issue.index,
+            changes: h.changes.as_ref(),
+            issue: Issue::one(db, &facts.repo, issue, config).await?,
+            repository,
+            sender,
+            commit_id: "",
+        }),
+        Subject::Comment(comment) => {
+            let Some(issue) = issues::get(db, comment.repo_id, comment.index).await? else {
+                return Ok(None);
+            };
+            let pull_request = match issue.is_pull {
+                true => Some(PullRequest::one(db, &facts.repo, &issue, config).await?),
+                false => None,
+            };
+            let mut payload = IssueCommentPayload {
+                action: h.action,
+                issue: Issue::one(db, &facts.repo, &issue, config).await?,
+                pull_request,
+                comment: Comment::one(db, &facts.repo, comment, config).await?,
+                changes: h.changes.as_ref(),
+                repository,
+                sender,
+                is_pull: issue.is_pull,
+            };
+            match serde_json::to_vec(&payload) {
+                Ok(json) if json.len() > MAX_PAYLOAD_BYTES => {
+                    payload.issue.body.clear();
+                    if let Some(p) = payload.pull_request.as_mut() {
+                        p.body.clear();
+                    }
+                    serde_json::to_vec(&payload)
+                }
+                rendered => rendered,
+            }
+        }
+    }
+    .map_err(|e| crate::Error::Internal(format!("a webhook payload did not render: {e}")))?;
+    Ok(Some(json))
+}
+
+/// Who did it: the change's actor, else (records from before actors were
+/// kept) the poster; Gitea's Ghost when that user is gone.
+async fn sender(db: &Db, config: &Config, h: &Happening) -> Result<User, DbError> {
+    let login = match (&h.actor, &h.subject) {
+        (Some(a), _) => a.name.clone(),
+        (None, Subject::Issue(i)) => i.poster.clone(),
+        (None, Subject::Comment(c)) => c.poster.clone(),
+    };
+    let user = db
+        .get_as::<UserRecord>(keys::owner(&login))
+        .await?
+        .unwrap_or_else(UserRecord::ghost);
+    Ok(User::embedded(&user, config))
+}
