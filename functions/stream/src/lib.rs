@@ -9,9 +9,13 @@
 //! `indexes` for index queries, in IAM's terms), then `make routes`, which
 //! writes them into this function's policy in template.yaml.
 
+use futures::future::BoxFuture;
 use shared::{
     app::App,
-    db::Action::{BatchGetItem, BatchWriteItem, DeleteItem, GetItem, PutItem, Query, UpdateItem},
+    db::{
+        Action::{BatchGetItem, BatchWriteItem, DeleteItem, GetItem, PutItem, Query, UpdateItem},
+        Db,
+    },
     hooks::{notify::Notifier, send::Sender},
     issues::{
         index::{Indexer, stubs::Stubs},
@@ -29,6 +33,14 @@ shared::grant! {
     ],
     indexes: &[Query],
     rare: &[],
+}
+
+/// What a scheduled run does: the webhook sweeper (deliveries due again).
+pub fn scheduled(db: &Db) -> BoxFuture<'_, Result<serde_json::Value, shared::Error>> {
+    Box::pin(async move {
+        let swept = shared::hooks::sweep::sweep(db).await?;
+        Ok(serde_json::to_value(swept).unwrap_or_default())
+    })
 }
 
 /// The handlers of one batch, made afresh for each (so they may keep

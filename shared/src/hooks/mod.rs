@@ -24,7 +24,8 @@
 //! - [`payload`]: Gitea's payloads, rendered once per event;
 //! - [`delivery`]: deliveries and attempts in the table, the retry rule;
 //! - [`wire`]: the body, signature and headers Gitea sends;
-//! - [`send`]: one attempt, recorded.
+//! - [`send`]: one attempt, recorded;
+//! - [`sweep`]: what is due again, back to the sender.
 
 pub mod delivery;
 pub mod events;
@@ -35,6 +36,7 @@ pub mod options;
 pub mod payload;
 pub mod send;
 pub mod store;
+pub mod sweep;
 pub mod views;
 pub mod wire;
 

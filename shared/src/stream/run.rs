@@ -8,6 +8,11 @@
 //! sequence number) is a function error: Lambda splits the batch and
 //! retries, and past the retry bound sends it to the on-failure
 //! destination.
+//!
+//! The same function also runs on a schedule (EventBridge's `Scheduled
+//! Event`; locally, the pump sends one every second): the [`Scheduled`]
+//! work, such as the webhook sweeper, which turns due times into changes
+//! the handlers then see.
 
 use std::time::{Duration, Instant};
 
@@ -15,7 +20,9 @@ use aws_lambda_events::{
     dynamodb::Event,
     streams::{DynamoDbBatchItemFailure, DynamoDbEventResponse},
 };
-use lambda_http::lambda_runtime::{self, LambdaEvent, service_fn};
+use futures::future::BoxFuture;
+use lambda_http::lambda_runtime::{self, Diagnostic, LambdaEvent, service_fn};
+use serde_json::Value;
 
 use super::{
     Handler,
@@ -24,19 +31,44 @@ use super::{
     dispatch::dispatch_until,
     line::{BatchLine, now_ms},
 };
-use crate::{Config, app::App, db::Grant};
+use crate::{
+    Config,
+    app::App,
+    db::{Db, Grant},
+};
+
+/// Work the schedule starts; its answer (JSON) is what it did.
+pub type Scheduled = for<'a> fn(&'a Db) -> BoxFuture<'a, Result<Value, crate::Error>>;
 
 /// Runs the consumer: `grant` is the function's DynamoDB grant
-/// (`shared::grant!`), `handlers` makes the handlers for one batch.
+/// (`shared::grant!`), `handlers` makes the handlers for one batch,
+/// `scheduled` is what a scheduled run does.
 pub async fn run(
     grant: &'static Grant,
     handlers: fn(&App) -> Vec<Box<dyn Handler>>,
+    scheduled: Scheduled,
 ) -> Result<(), lambda_http::Error> {
     crate::telemetry::init();
     let config = Config::from_env()?;
     // Lives as long as the process, like the Lambda execution environment.
     let app: &'static App = Box::leak(Box::new(App::new(config).await));
-    lambda_runtime::run(service_fn(move |event: LambdaEvent<Event>| async move {
+    lambda_runtime::run(service_fn(move |event: LambdaEvent<Value>| async move {
+        if is_scheduled(&event.payload) {
+            let db = app.db.for_request().granted(grant);
+            let did = scheduled(&db).await.map_err(|e| Diagnostic {
+                error_type: "ScheduledRunFailed".into(),
+                error_message: e.to_string(),
+            })?;
+            tracing::info!(did = %did, "scheduled run");
+            return Ok(did);
+        }
+        // A Diagnostic names the error type, as Lambda reports it.
+        let unreadable = |e: String| Diagnostic {
+            error_type: "StreamRecordUnreadable".into(),
+            error_message: e,
+        };
+        let records: Event =
+            serde_json::from_value(event.payload).map_err(|e| unreadable(e.to_string()))?;
         let deadline = time_until(event.context.deadline);
         let request_id = event.context.request_id.clone();
         let batch = Batch {
@@ -44,16 +76,20 @@ pub async fn run(
             request_id: &request_id,
             deadline,
         };
-        // A Diagnostic names the error type, as Lambda reports it.
-        batch
-            .handle(app, &handlers(app), event.payload)
+        let answer = batch
+            .handle(app, &handlers(app), records)
             .await
-            .map_err(|e| lambda_runtime::Diagnostic {
-                error_type: "StreamRecordUnreadable".into(),
-                error_message: e.to_string(),
-            })
+            .map_err(|e| unreadable(e.to_string()))?;
+        serde_json::to_value(answer).map_err(|e| unreadable(e.to_string()))
     }))
     .await
+}
+
+/// EventBridge's scheduled events (`"detail-type": "Scheduled Event"`);
+/// stream batches carry `Records`.
+pub fn is_scheduled(payload: &Value) -> bool {
+    payload.get("Records").is_none()
+        && payload.get("detail-type").and_then(Value::as_str) == Some("Scheduled Event")
 }
 
 /// The most of the function's time a batch leaves unused, so that it
@@ -147,6 +183,17 @@ impl Batch<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn scheduled_events_are_told_from_batches() {
+        let tick = serde_json::json!({
+            "version": "0", "id": "x", "detail-type": "Scheduled Event",
+            "source": "aws.events", "detail": {}
+        });
+        assert!(is_scheduled(&tick));
+        assert!(!is_scheduled(&serde_json::json!({"Records": []})));
+        assert!(!is_scheduled(&serde_json::json!({"detail-type": "Other"})));
+    }
 
     #[test]
     fn the_deadline_leaves_a_margin_and_ignores_unknown_ones() {

@@ -220,3 +220,62 @@ async fn pull_request_events_follow_the_branch_filter_and_forms_carry_the_payloa
     titles.sort();
     assert_eq!(titles, ["to main", "to release"]);
 }
+
+/// A repository with a hook on `issues` to `receiver`, and one issue
+/// opened in it (the event the tests follow).
+async fn one_opened_issue(receiver: &Receiver) -> api_tests::IssueRepo {
+    let r = issue_repo(false).await;
+    let owner = Auth::Token(&r.owner.token);
+    let made = r
+        .api
+        .call(
+            "POST",
+            &format!("{}/hooks", r.repo_path),
+            owner,
+            Some(hook(&receiver.url, &["issues"], "json")),
+        )
+        .await;
+    assert_eq!(made.status, 201, "{:?}", made.body);
+    let issue = json!({"title": "retry me"});
+    assert_eq!(
+        r.api.call("POST", &r.base, owner, Some(issue)).await.status,
+        201
+    );
+    r
+}
+
+#[tokio::test]
+async fn a_failing_receiver_is_retried_under_the_same_delivery_id_until_it_recovers() {
+    let receiver = Receiver::start().await;
+    receiver.answer_with(&[500, 503]);
+    one_opened_issue(&receiver).await;
+    let got = receiver.wait_for(3, WAIT).await;
+    let ids: std::collections::HashSet<&str> =
+        got.iter().map(|d| d.header("x-gitea-delivery")).collect();
+    assert_eq!(ids.len(), 1, "retries keep X-Gitea-Delivery");
+    assert!(got.iter().all(|d| d.body == got[0].body), "the same bytes");
+    for pair in got.windows(2) {
+        let waited = pair[1].at - pair[0].at;
+        // HOOK_RETRY_SECONDS=1,1,1 under `make test`.
+        assert!(
+            waited >= Duration::from_millis(900),
+            "retried after {waited:?}"
+        );
+    }
+    // Delivered on the third attempt: nothing more comes.
+    api_tests::settle().await;
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    assert_eq!(receiver.received().len(), 3);
+}
+
+#[tokio::test]
+async fn a_receiver_that_never_recovers_gets_the_schedule_s_attempts_and_no_more() {
+    let receiver = Receiver::start().await;
+    receiver.answer_with(&[500; 10]);
+    one_opened_issue(&receiver).await;
+    // One attempt and the schedule's three retries.
+    let got = receiver.wait_for(4, WAIT).await;
+    api_tests::settle().await;
+    tokio::time::sleep(Duration::from_secs(4)).await;
+    assert_eq!(receiver.received().len(), 4, "{} attempts", got.len());
+}

@@ -25,8 +25,18 @@ fn the_stream_consumer_is_mapped_like_the_local_pump_and_watched() {
     assert_eq!(p["Timeout"].as_u64(), Some(120));
     assert_eq!(p["MemorySize"].as_u64(), Some(256));
     let events = p["Events"].as_mapping().expect("the stream's event");
-    assert_eq!(events.len(), 1, "one event: the table's stream");
-    let (_, event) = events.iter().next().unwrap();
+    assert_eq!(events.len(), 2, "the table's stream and the sweeper's schedule");
+    let sweep = &events["Sweep"];
+    assert_eq!(sweep["Type"].as_str(), Some("Schedule"));
+    assert_eq!(
+        sweep["Properties"]["Schedule"].as_str(),
+        Some("rate(1 minute)")
+    );
+    assert!(
+        shared::stream::run::is_scheduled(&stream_pump::schedule::event()),
+        "the pump's stand-in for the schedule is what the function takes for one"
+    );
+    let event = &events["TableStream"];
     assert_eq!(event["Type"].as_str(), Some("DynamoDB"));
     let e = &event["Properties"];
     let stream = tagged(&e["Stream"], "If").expect("the stream of the table in use");

@@ -1,9 +1,10 @@
-//! `stream-pump --invoke URL --listen ADDR [--poll-ms N] [--checkpoint FILE]`
+//! `stream-pump --invoke URL --listen ADDR [--poll-ms N] [--sweep-ms N] [--checkpoint FILE]`
 //!
 //! Polls the stream of `TABLE_NAME` on `DYNAMODB_ENDPOINT` (DynamoDB Local)
 //! and invokes the stream function at `URL` (`cargo lambda watch`'s
 //! `http://127.0.0.1:PORT/2015-03-31/functions/stream/invocations`); serves
-//! `GET /settle` and `GET /stats` on `ADDR` (loopback). See lib.rs.
+//! `GET /settle` and `GET /stats` on `ADDR` (loopback); invokes it with a
+//! scheduled event every `--sweep-ms` (1000; 0: never). See lib.rs.
 
 use std::{net::SocketAddr, path::PathBuf, process::ExitCode, sync::Arc, time::Duration};
 
@@ -14,7 +15,7 @@ use stream_pump::{
 };
 
 const USAGE: &str = "usage: stream-pump --invoke URL --listen 127.0.0.1:PORT \
-                     [--poll-ms 200] [--checkpoint FILE] [--table NAME] [--endpoint URL]";
+                     [--poll-ms 200] [--sweep-ms 1000] [--checkpoint FILE] [--table NAME] [--endpoint URL]";
 
 fn env(name: &str) -> Option<String> {
     std::env::var(name).ok().filter(|v| !v.is_empty())
@@ -24,6 +25,7 @@ struct Args {
     invoke: String,
     listen: SocketAddr,
     poll: Duration,
+    sweep: Option<Duration>,
     checkpoint: Option<PathBuf>,
     table: String,
     endpoint: Option<String>,
@@ -33,6 +35,7 @@ fn args() -> Result<Args, String> {
     let mut invoke = None;
     let mut listen = None;
     let mut poll = Duration::from_millis(200);
+    let mut sweep = Some(Duration::from_secs(1));
     let mut checkpoint = None;
     let mut table = env("TABLE_NAME").unwrap_or_else(|| "serverless-forge".into());
     let mut endpoint = env("DYNAMODB_ENDPOINT");
@@ -54,6 +57,11 @@ fn args() -> Result<Args, String> {
                 let ms: u64 = v.parse().map_err(|e| format!("--poll-ms {v}: {e}"))?;
                 poll = Duration::from_millis(ms.clamp(10, 10_000));
             }
+            "--sweep-ms" => {
+                let v = value()?;
+                let ms: u64 = v.parse().map_err(|e| format!("--sweep-ms {v}: {e}"))?;
+                sweep = (ms > 0).then(|| Duration::from_millis(ms.clamp(100, 600_000)));
+            }
             "--checkpoint" => checkpoint = Some(PathBuf::from(value()?)),
             "--table" => table = value()?,
             "--endpoint" => endpoint = Some(value()?),
@@ -65,6 +73,7 @@ fn args() -> Result<Args, String> {
         invoke: invoke.ok_or_else(|| format!("--invoke is required\n{USAGE}"))?,
         listen: listen.ok_or_else(|| format!("--listen is required\n{USAGE}"))?,
         poll,
+        sweep,
         checkpoint,
         table,
         endpoint,
@@ -99,6 +108,9 @@ async fn main() -> ExitCode {
         "stream-pump started"
     );
     tokio::spawn(status::serve(listener, status.clone()));
+    if let Some(every) = args.sweep {
+        tokio::spawn(stream_pump::schedule::run(args.invoke.clone(), every));
+    }
     let settings = Settings {
         table: args.table,
         endpoint: args.endpoint,

@@ -1,0 +1,97 @@
+//! The sweeper: what makes a retry happen. Pending deliveries are filed by
+//! due time in `gsi1` (`HOOKDUE`); a scheduled run of the stream function
+//! (every minute on AWS, every second under the local pump) reads what is
+//! due, a bounded number of pages, and touches each delivery: its change
+//! comes back on the stream, where the [`Sender`](super::send::Sender)
+//! sends it. A touch also moves the due time one lease ahead, so a send
+//! that dies is taken up again, and it is conditional on the due time read,
+//! so an attempt recorded meanwhile is not undone.
+
+use serde::Serialize;
+
+use super::delivery::{DUE_PK, LEASE};
+use crate::{
+    db::{self, Db, DbError},
+    time,
+};
+
+/// Deliveries touched per page, and pages per run: a run costs at most
+/// this many reads and writes, whatever the backlog (the rest waits a
+/// minute).
+pub const PAGE: i32 = 100;
+pub const PAGES: usize = 5;
+
+/// What one run did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Swept {
+    pub due: usize,
+    pub touched: usize,
+}
+
+/// Touches the deliveries due by now.
+pub async fn sweep(db: &Db) -> Result<Swept, DbError> {
+    let now = time::now_ms();
+    // Due times are 13 digits, then `#`: everything due by `now` sorts
+    // before `now` followed by `#~`.
+    let upto = format!("{now:013}#~");
+    let mut out = Swept::default();
+    let mut cursor = None;
+    for _ in 0..PAGES {
+        let page = db
+            .query(|q| {
+                q.index_name("gsi1")
+                    .key_condition_expression("gsi1pk = :p AND gsi1sk <= :upto")
+                    .expression_attribute_values(":p", db::s(DUE_PK))
+                    .expression_attribute_values(":upto", db::s(upto.clone()))
+                    .projection_expression("pk, sk, gsi1sk")
+                    .limit(PAGE)
+                    .set_exclusive_start_key(cursor.take())
+            })
+            .await?;
+        for item in page.items() {
+            out.due += 1;
+            if touch(db, item, now).await? {
+                out.touched += 1;
+            }
+        }
+        cursor = page.last_evaluated_key().cloned();
+        if cursor.is_none() {
+            break;
+        }
+    }
+    Ok(out)
+}
+
+/// Raises the delivery's `touch` and moves its due time a lease ahead,
+/// unless it changed since it was read (`false` then).
+async fn touch(db: &Db, item: &db::Item, now: i64) -> Result<bool, DbError> {
+    let (pk, sk, filed) = (
+        db::text(item, "pk"),
+        db::text(item, "sk"),
+        db::text(item, "gsi1sk"),
+    );
+    let due = now + LEASE.as_millis() as i64;
+    // The filing keeps its hook and delivery id, after the due time.
+    let rest = filed.split_once('#').map_or("", |(_, rest)| rest);
+    let result = db
+        .update(|u| {
+            u.set_key(Some(db::keys::key(pk, sk)))
+                .update_expression(
+                    "SET #t = if_not_exists(#t, :zero) + :one, #d = :due, gsi1sk = :filed",
+                )
+                .expression_attribute_names("#t", "touch")
+                .expression_attribute_names("#d", "due")
+                .condition_expression("gsi1sk = :was")
+                .expression_attribute_values(":zero", db::n(0))
+                .expression_attribute_values(":one", db::n(1))
+                .expression_attribute_values(":due", db::n(due))
+                .expression_attribute_values(":filed", db::s(format!("{due:013}#{rest}")))
+                .expression_attribute_values(":was", db::s(filed))
+        })
+        .await;
+    match result {
+        Ok(_) => Ok(true),
+        Err(DbError::ConditionFailed) => Ok(false),
+        Err(e) => Err(e),
+    }
+}
