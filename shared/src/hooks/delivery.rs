@@ -58,6 +58,10 @@ pub struct DeliveryRecord {
     /// The delivery this one redelivers, or "".
     #[serde(default)]
     pub redelivery_of: String,
+    /// A test delivery (`…/hooks/{id}/tests`): sent even to an inactive
+    /// hook, as Gitea sends its tests.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub test: bool,
     /// Unix ms.
     pub created: i64,
 }
@@ -69,6 +73,9 @@ pub struct AttemptRecord {
     pub n: i64,
     /// Unix ms.
     pub at: i64,
+    /// Where it was sent (the hook's URL then).
+    #[serde(default)]
+    pub url: String,
     pub request_headers: Vec<(String, String)>,
     /// 0 when no status came back.
     #[serde(default)]
@@ -95,7 +102,7 @@ pub fn is_delivery(pk: &str, sk: &str) -> bool {
     pk.starts_with("HOOKDLV#") && sk.starts_with("D#") && !sk.contains("#A#")
 }
 
-fn attempt_key(hook_id: i64, id: &str, n: i64) -> Item {
+pub fn attempt_key(hook_id: i64, id: &str, n: i64) -> Item {
     key(&pk(hook_id), &format!("D#{id}#A#{n:03}"))
 }
 
@@ -241,6 +248,7 @@ mod tests {
             due: 1_000,
             touch: 0,
             redelivery_of: String::new(),
+            test: false,
             created: 500,
         }
     }

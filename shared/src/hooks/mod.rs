@@ -25,11 +25,13 @@
 //! - [`delivery`]: deliveries and attempts in the table, the retry rule;
 //! - [`wire`]: the body, signature and headers Gitea sends;
 //! - [`send`]: one attempt, recorded;
-//! - [`sweep`]: what is due again, back to the sender.
+//! - [`sweep`]: what is due again, back to the sender;
+//! - [`history`]: what was delivered, redeliveries and test deliveries.
 
 pub mod delivery;
 pub mod events;
 pub mod happened;
+pub mod history;
 pub mod model;
 pub mod notify;
 pub mod options;
@@ -86,6 +88,13 @@ pub enum Error {
     /// No hook with this id under the owner of the path.
     #[error("hook does not exist [id: {0}]")]
     NoSuch(i64),
+    /// No delivery with this id of the hook (or no longer kept).
+    #[error("delivery does not exist [id: {0}]")]
+    NoSuchDelivery(String),
+    #[error("the delivery's payload is no longer kept ({days} days): it cannot be sent again")]
+    PayloadGone { days: i64 },
+    #[error("test deliveries need a repository: only repository hooks have them")]
+    TestNeedsRepo,
     #[error(transparent)]
     Db(#[from] DbError),
 }

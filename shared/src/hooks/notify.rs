@@ -135,6 +135,7 @@ impl Notifier {
                     due: now + LEASE.as_millis() as i64,
                     touch: 0,
                     redelivery_of: String::new(),
+                    test: false,
                     created: now,
                 })
                 .collect();

@@ -106,7 +106,7 @@ impl Handler for Sender {
 /// Sends `d` once and records the attempt.
 pub async fn send(db: &Db, config: &Config, d: &DeliveryRecord) -> Result<(), crate::Error> {
     let hook: Option<HookRecord> = db.get_as(keys::hook(&d.hook_pk, d.hook_id)).await?;
-    let Some(hook) = hook.filter(|h| h.active) else {
+    let Some(hook) = hook.filter(|h| h.active || d.test) else {
         let cancelled = DeliveryRecord {
             state: CANCELLED.into(),
             due: 0,
@@ -143,6 +143,7 @@ pub async fn send(db: &Db, config: &Config, d: &DeliveryRecord) -> Result<(), cr
         delivery: d.id.clone(),
         n: d.attempts + 1,
         at: started,
+        url: hook.url.clone(),
         request_headers: out.recorded_headers(),
         status,
         answer,
@@ -191,6 +192,7 @@ mod tests {
             due: 1,
             touch,
             redelivery_of: String::new(),
+            test: false,
             created: 1,
         }
     }

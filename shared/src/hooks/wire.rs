@@ -8,10 +8,7 @@
 use hmac::{Hmac, KeyInit, Mac};
 use sha2::Sha256;
 
-use super::{delivery::DeliveryRecord, happened::header_event, model::HookRecord};
-
-/// What stands in for a credential in recorded headers.
-pub const REDACTED: &str = "******";
+use super::{delivery::DeliveryRecord, happened::header_event, model::HookRecord, views::REDACTED};
 
 /// What goes out: the body and the headers, and the headers as recorded.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -119,6 +116,7 @@ mod tests {
             due: 0,
             touch: 0,
             redelivery_of: String::new(),
+            test: false,
             created: 0,
         }
     }

@@ -6,7 +6,7 @@ use crate::{Error, hooks::Error as E};
 impl From<E> for Error {
     fn from(e: E) -> Self {
         match e {
-            E::NoSuch(_) => Error::not_found(),
+            E::NoSuch(_) | E::NoSuchDelivery(_) => Error::not_found(),
             E::Db(e) => e.into(),
             other => Error::Unprocessable(other.to_string()),
         }
