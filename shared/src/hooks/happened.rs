@@ -6,11 +6,13 @@
 //! `edited` (title, body or ref, with `changes.*.from`), `assigned`/
 //! `unassigned` (one event per login, as Gitea sends them),
 //! `label_updated`/`label_cleared` and `milestoned`/`demilestoned`; a
-//! comment's item gives `created` and `edited`. Other changes to those
-//! items (counters, mentions, locks, deadlines) notify nobody, as in Gitea.
+//! comment's item gives `created` and `edited`; an event item of a delete
+//! ([`gone`](super::gone)) gives `deleted`. Other changes to those items
+//! (counters, mentions, locks, deadlines) notify nobody, as in Gitea.
 
 use serde::Serialize;
 
+use super::gone;
 use crate::{
     db::{self, actor::Actor, keys},
     issues::{IssueRecord, comments::CommentRecord},
@@ -91,10 +93,19 @@ pub fn header_event(event: &str) -> &'static str {
 
 /// Whether hooks may care about the item (on keys only).
 pub fn concerns(change: &Change) -> bool {
+    let sk = change.sk();
     change.pk().starts_with("REPO#")
-        && (change.sk().starts_with(keys::ISSUE_PREFIX)
-            || change.sk().starts_with(keys::COMMENT_PREFIX))
-        && change.kind != ChangeKind::Remove
+        && match change.kind {
+            ChangeKind::Remove => false,
+            ChangeKind::Insert => {
+                sk.starts_with(keys::ISSUE_PREFIX)
+                    || sk.starts_with(keys::COMMENT_PREFIX)
+                    || sk.starts_with(gone::EVENT_PREFIX)
+            }
+            ChangeKind::Modify => {
+                sk.starts_with(keys::ISSUE_PREFIX) || sk.starts_with(keys::COMMENT_PREFIX)
+            }
+        }
 }
 
 /// The events of one change, in the order Gitea would send them.
@@ -106,6 +117,9 @@ pub fn happenings(change: &Change) -> Result<Vec<Happening>, db::DbError> {
         return Ok(Vec::new());
     };
     let actor = Actor::of(new);
+    if change.sk().starts_with(gone::EVENT_PREFIX) {
+        return deleted(new, actor);
+    }
     if change.sk().starts_with(keys::ISSUE_PREFIX) {
         let after: IssueRecord = db::from_item(new.clone())?;
         let before: Option<IssueRecord> = change.old.clone().map(db::from_item).transpose()?;
@@ -115,6 +129,35 @@ pub fn happenings(change: &Change) -> Result<Vec<Happening>, db::DbError> {
         let before: Option<CommentRecord> = change.old.clone().map(db::from_item).transpose()?;
         Ok(comment_events(before.as_ref(), after, actor))
     }
+}
+
+/// The `deleted` event an event item stands for.
+fn deleted(item: &db::Item, actor: Option<Actor>) -> Result<Vec<Happening>, db::DbError> {
+    let Some(record) = item.get("record").and_then(|r| r.as_m().ok()) else {
+        return Ok(Vec::new());
+    };
+    let happening = |repo_id, event, subject| Happening {
+        repo_id,
+        event,
+        action: "deleted",
+        changes: None,
+        subject,
+        actor: actor.clone(),
+    };
+    Ok(match db::text(item, "gone") {
+        gone::ISSUE => {
+            let i: IssueRecord = db::from_item(record.clone())?;
+            let event = pick(i.is_pull, "issues", "pull_request");
+            vec![happening(i.repo_id, event, Subject::Issue(Box::new(i)))]
+        }
+        gone::COMMENT => {
+            let c: CommentRecord = db::from_item(record.clone())?;
+            let event = pick(c.is_pull, "issue_comment", "pull_request_comment");
+            vec![happening(c.repo_id, event, Subject::Comment(Box::new(c)))]
+        }
+        // A kind a later release writes.
+        _ => Vec::new(),
+    })
 }
 
 /// The fine-grained event of an issue's or pull request's change.
@@ -373,6 +416,46 @@ mod tests {
             happenings(&change(Some(&pr), &counted, None))
                 .unwrap()
                 .is_empty()
+        );
+    }
+
+    #[test]
+    fn a_delete_s_event_item_is_deleted_by_its_actor() {
+        let config = aws_sdk_dynamodb::Config::builder()
+            .behavior_version(aws_sdk_dynamodb::config::BehaviorVersion::latest())
+            .region(aws_sdk_dynamodb::config::Region::new("us-east-1"))
+            .endpoint_url("http://127.0.0.1:9")
+            .build();
+        let db = crate::db::Db::with_client(aws_sdk_dynamodb::Client::from_conf(config), "t");
+        let bo = Actor {
+            id: 2,
+            name: "Bo".into(),
+        };
+        db.set_actor(bo.clone());
+        let pr = IssueRecord {
+            is_pull: true,
+            ..issue()
+        };
+        let item = gone::event(&db, 4, gone::ISSUE, &pr).unwrap();
+        let change = Change {
+            seq: pad_seq("3"),
+            kind: ChangeKind::Insert,
+            keys: keys::key(db::text(&item, "pk"), db::text(&item, "sk")),
+            old: None,
+            new: Some(item),
+            at_ms: 0,
+        };
+        let h = happenings(&change).unwrap();
+        assert_eq!(names(&h), [("pull_request", "deleted")]);
+        assert_eq!(h[0].actor, Some(bo));
+        assert_eq!(h[0].subject, Subject::Issue(Box::new(pr)));
+        let removed = Change {
+            kind: ChangeKind::Remove,
+            ..change
+        };
+        assert!(
+            happenings(&removed).unwrap().is_empty(),
+            "its expiry is no event"
         );
     }
 

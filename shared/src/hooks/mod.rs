@@ -19,6 +19,7 @@
 //!
 //! Their deliveries, in the stream consumer:
 //!
+//! - [`gone`]: the event items deletes add to their transactions;
 //! - [`happened`]: a change's events, in Gitea's names (pure);
 //! - [`notify`]: events into deliveries of the hooks that want them;
 //! - [`payload`]: Gitea's payloads, rendered once per event;
@@ -30,6 +31,7 @@
 
 pub mod delivery;
 pub mod events;
+pub mod gone;
 pub mod happened;
 pub mod history;
 pub mod model;

@@ -13,7 +13,7 @@ use crate::{
     accounts::{users::UserRecord, views::User},
     db::{Db, DbError, keys},
     issues::{
-        self,
+        self, IssueRecord,
         comments::views::Comment,
         views::{Issue, PullRequest},
     },
@@ -89,8 +89,8 @@ struct IssueCommentPayload<'a> {
     is_pull: bool,
 }
 
-/// Renders `h`'s payload as JSON bytes; `None` when what it is about is
-/// gone by now (a comment whose issue was deleted since).
+/// Renders `h`'s payload as JSON bytes (`None` is kept for subjects a
+/// later release may find gone).
 pub async fn render(
     db: &Db,
     config: &Config,
@@ -126,9 +126,17 @@ pub async fn render(
             commit_id: "",
         }),
         Subject::Comment(comment) => {
-            let Some(issue) = issues::get(db, comment.repo_id, comment.index).await? else {
-                return Ok(None);
-            };
+            // The issue as it is now; one deleted since is shown by its
+            // number alone, so the comment's event is not lost.
+            let issue = issues::get(db, comment.repo_id, comment.index)
+                .await?
+                .unwrap_or_else(|| IssueRecord {
+                    repo_id: comment.repo_id,
+                    index: comment.index,
+                    is_pull: comment.is_pull,
+                    closed: true,
+                    ..IssueRecord::default()
+                });
             let pull_request = match issue.is_pull {
                 true => Some(PullRequest::one(db, &facts.repo, &issue, config).await?),
                 false => None,

@@ -333,6 +333,12 @@ pub async fn delete(db: &Db, issue: &IssueRecord) -> Result<()> {
             &[(":v", db::n(current.version))],
         )?;
         add_counter_moves(&mut tx, Some(&current), None, None)?;
+        tx.put(crate::hooks::gone::event(
+            db,
+            current.repo_id,
+            crate::hooks::gone::ISSUE,
+            &current,
+        )?)?;
         match db.transact(tx).await {
             Ok(()) => break,
             Err(e) if e.failed_condition() == Some(0) && attempt + 1 < ATTEMPTS => {

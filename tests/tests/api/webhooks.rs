@@ -279,3 +279,83 @@ async fn a_receiver_that_never_recovers_gets_the_schedule_s_attempts_and_no_more
     tokio::time::sleep(Duration::from_secs(4)).await;
     assert_eq!(receiver.received().len(), 4, "{} attempts", got.len());
 }
+
+#[tokio::test]
+async fn deletes_are_events_with_the_record_as_it_was_and_who_deleted_it() {
+    let r = issue_repo(false).await;
+    let receiver = Receiver::start().await;
+    let owner = Auth::Token(&r.owner.token);
+    let writer = Auth::Token(&r.writer.token);
+    let made = r
+        .api
+        .call(
+            "POST",
+            &format!("{}/hooks", r.repo_path),
+            owner,
+            Some(hook(
+                &receiver.url,
+                &["issues_only", "issue_comment"],
+                "json",
+            )),
+        )
+        .await;
+    assert_eq!(made.status, 201, "{:?}", made.body);
+    let issue = json!({"title": "short-lived", "body": "gone soon"});
+    let issue = r.api.call("POST", &r.base, writer, Some(issue)).await;
+    assert_eq!(issue.status, 201);
+    let n = issue.body["number"].as_i64().unwrap();
+    let one = format!("{}/{n}", r.base);
+    let comment = json!({"body": "also gone soon"});
+    let c = r
+        .api
+        .call("POST", &format!("{one}/comments"), writer, Some(comment))
+        .await;
+    assert_eq!(c.status, 201);
+    let comment_path = format!("{}/comments/{}", r.base, c.body["id"]);
+    assert_eq!(
+        r.api
+            .call("DELETE", &comment_path, writer, None)
+            .await
+            .status,
+        204
+    );
+    assert_eq!(r.api.call("DELETE", &one, owner, None).await.status, 204);
+
+    let got = receiver.wait_for(4, WAIT).await;
+    let mut seen: Vec<(String, String, String)> = got
+        .iter()
+        .map(|d| {
+            let p = d.json();
+            (
+                d.header("x-gitea-event-type").to_string(),
+                p["action"].as_str().unwrap().to_string(),
+                p["sender"]["login"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    seen.sort();
+    let (w, o) = (r.writer.name.clone(), r.owner.name.clone());
+    assert_eq!(
+        seen,
+        [
+            ("issue_comment".into(), "created".into(), w.clone()),
+            ("issue_comment".into(), "deleted".into(), w.clone()),
+            ("issues".into(), "deleted".into(), o),
+            ("issues".into(), "opened".into(), w),
+        ]
+    );
+    for d in &got {
+        let p = d.json();
+        match (d.header("x-gitea-event-type"), p["action"].as_str()) {
+            ("issues", Some("deleted")) => {
+                assert_eq!(p["issue"]["title"], "short-lived");
+                assert_eq!(p["issue"]["body"], "gone soon");
+            }
+            ("issue_comment", Some("deleted")) => {
+                assert_eq!(p["comment"]["body"], "also gone soon");
+                assert_eq!(p["issue"]["number"], n);
+            }
+            _ => {}
+        }
+    }
+}
