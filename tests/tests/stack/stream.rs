@@ -25,7 +25,11 @@ fn the_stream_consumer_is_mapped_like_the_local_pump_and_watched() {
     assert_eq!(p["Timeout"].as_u64(), Some(120));
     assert_eq!(p["MemorySize"].as_u64(), Some(256));
     let events = p["Events"].as_mapping().expect("the stream's event");
-    assert_eq!(events.len(), 2, "the table's stream and the sweeper's schedule");
+    assert_eq!(
+        events.len(),
+        2,
+        "the table's stream and the sweeper's schedule"
+    );
     let sweep = &events["Sweep"];
     assert_eq!(sweep["Type"].as_str(), Some("Schedule"));
     assert_eq!(
