@@ -359,3 +359,84 @@ async fn deletes_are_events_with_the_record_as_it_was_and_who_deleted_it() {
         }
     }
 }
+
+/// The processes of this run's stream function (its binary, started by
+/// `cargo lambda watch`, with this run's TABLE_NAME): other runs on the
+/// machine are left alone.
+fn stream_function_pids() -> Vec<String> {
+    let table = std::env::var("TABLE_NAME").expect("TABLE_NAME, as make test sets it");
+    let wanted = format!("TABLE_NAME={table}");
+    let mut pids = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let pid = entry.file_name().to_string_lossy().into_owned();
+        if !pid.chars().all(|c| c.is_ascii_digit()) {
+            continue;
+        }
+        let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
+        let program = cmdline.split(|&b| b == 0).next().unwrap_or_default();
+        if !program.ends_with(b"/stream") {
+            continue;
+        }
+        let environ = std::fs::read(entry.path().join("environ")).unwrap_or_default();
+        if environ.split(|&b| b == 0).any(|v| v == wanted.as_bytes()) {
+            pids.push(pid);
+        }
+    }
+    pids
+}
+
+fn signal(name: &str, pids: &[String]) {
+    let status = std::process::Command::new("kill")
+        .arg(format!("-{name}"))
+        .args(pids)
+        .status()
+        .unwrap();
+    assert!(status.success(), "kill -{name} {pids:?}");
+}
+
+#[tokio::test]
+async fn a_consumer_frozen_mid_burst_loses_nothing_and_sends_nothing_twice() {
+    const BURST: usize = 20;
+    let receiver = Receiver::start().await;
+    let r = one_opened_issue(&receiver).await;
+    // The first delivery: the consumer is running (and started).
+    receiver.wait_for(1, WAIT).await;
+    let pids = stream_function_pids();
+    assert!(!pids.is_empty(), "no stream function process of this run");
+    let owner = Auth::Token(&r.owner.token);
+    let (api, base) = (&r.api, &r.base);
+    let burst = futures::future::join_all((0..BURST).map(|i| async move {
+        tokio::time::sleep(Duration::from_millis(20 * i as u64)).await;
+        let issue = json!({"title": format!("burst {i}")});
+        api.call("POST", base, owner, Some(issue)).await.status
+    }));
+    let freeze = async {
+        tokio::time::sleep(Duration::from_millis(150)).await;
+        signal("STOP", &pids);
+        tokio::time::sleep(Duration::from_secs(3)).await;
+        signal("CONT", &pids);
+    };
+    let (statuses, ()) = tokio::join!(burst, freeze);
+    assert!(statuses.iter().all(|s| *s == 201), "{statuses:?}");
+    let got = receiver.wait_for(1 + BURST, WAIT).await;
+    api_tests::settle().await;
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let got_all = receiver.received();
+    assert_eq!(
+        got_all.len(),
+        got.len().max(1 + BURST),
+        "nothing sent twice"
+    );
+    let ids: std::collections::HashSet<&str> = got_all
+        .iter()
+        .map(|d| d.header("x-gitea-delivery"))
+        .collect();
+    assert_eq!(ids.len(), 1 + BURST, "one id per event");
+    let mut numbers: Vec<i64> = got_all
+        .iter()
+        .map(|d| d.json()["issue"]["number"].as_i64().unwrap())
+        .collect();
+    numbers.sort_unstable();
+    numbers.dedup();
+    assert_eq!(numbers.len(), 1 + BURST, "every issue's event, once");
+}
