@@ -177,7 +177,54 @@ async fn attempt(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::stream::pad_seq;
+    use crate::{
+        hooks::{HookOwner, NewHook},
+        stream::pad_seq,
+    };
+
+    /// A hook on a listener of ours, and whether anything connected to it.
+    async fn listening_hook() -> (HookRecord, tokio::net::TcpListener) {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}/in", listener.local_addr().unwrap());
+        let hook = NewHook {
+            kind: "gitea".into(),
+            url,
+            content_type: "json".into(),
+            secret: String::new(),
+            authorization_header: String::new(),
+            events: vec!["issues".into()],
+            branch_filter: String::new(),
+            active: true,
+        }
+        .record(1, HookOwner::Site, 0);
+        (hook, listener)
+    }
+
+    #[tokio::test]
+    async fn a_target_the_list_in_force_refuses_is_never_connected_to() {
+        // The hook was made under a list that allowed loopback; the list in
+        // force at delivery (the default, external) does not.
+        let config = Config::from_lookup(|_| None).unwrap();
+        let (hook, listener) = listening_hook().await;
+        let out = wire::outgoing(&hook, &d(0, PENDING), b"{}");
+        let e = attempt(&config, &hook, &out).await.unwrap_err();
+        assert!(e.contains("loopback"), "{e}");
+        let accepted = tokio::time::timeout(Duration::from_millis(300), listener.accept()).await;
+        assert!(accepted.is_err(), "the refused target was connected to");
+        // Under a list that allows it, the same attempt connects.
+        let config =
+            Config::from_lookup(|k| (k == "HOOK_ALLOWED_HOSTS").then(|| "loopback".to_string()))
+                .unwrap();
+        let sent = tokio::spawn(async move { attempt(&config, &hook, &out).await });
+        let (mut conn, _) = listener.accept().await.unwrap();
+        use tokio::io::AsyncWriteExt;
+        let mut buf = vec![0; 4096];
+        let _ = tokio::io::AsyncReadExt::read(&mut conn, &mut buf).await;
+        conn.write_all(b"HTTP/1.1 204 No Content\r\n\r\n")
+            .await
+            .unwrap();
+        assert_eq!(sent.await.unwrap().unwrap().status, 204);
+    }
 
     fn d(touch: i64, state: &str) -> DeliveryRecord {
         DeliveryRecord {
