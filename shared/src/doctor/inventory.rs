@@ -32,9 +32,11 @@ use crate::{
 
 /// The attributes the checks read of items that are not issues, comments,
 /// index documents or listing entries.
-const KEPT: [&str; 49] = [
+const KEPT: [&str; 50] = [
     "pk",
     "sk",
+    // Hook counters (`HOOK#N`).
+    "n",
     "kind",
     "id",
     "index",

@@ -17,7 +17,8 @@
 //! - deploy: `refs` of projects, servers, keys and provider apps;
 //!   environment and destination counts; each team's object counts; domain
 //!   claims against the applications that hold them; open deployments of
-//!   deleted applications; children of deleted projects and servers.
+//!   deleted applications; children of deleted projects and servers;
+//! - webhooks: each owner's hook counter against its hooks.
 //!
 //! Checks are pure functions over the scanned items ([`Inventory`]), so
 //! they are unit-tested without a database. A scan is not a snapshot: while
@@ -27,6 +28,7 @@
 //! what was read. Repairs are idempotent.
 
 mod deploy;
+mod hooks;
 mod inventory;
 mod repair;
 mod scan;
@@ -134,6 +136,7 @@ pub fn check(inv: &Inventory) -> Vec<Finding> {
     let mut out = tracker::check(inv);
     out.extend(search_index::check(inv, &tracker::live_repos(inv)));
     out.extend(deploy::check(inv));
+    out.extend(hooks::check(inv));
     out
 }
 
