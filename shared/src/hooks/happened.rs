@@ -6,16 +6,18 @@
 //! `edited` (title, body or ref, with `changes.*.from`), `assigned`/
 //! `unassigned` (one event per login, as Gitea sends them),
 //! `label_updated`/`label_cleared` and `milestoned`/`demilestoned`; a
-//! comment's item gives `created` and `edited`; an event item of a delete
-//! ([`gone`](super::gone)) gives `deleted`. Other changes to those items
+//! comment's item gives `created` and `edited`; an event item
+//! ([`outbox`](super::outbox)) gives a delete's `deleted`, and a
+//! repository's `created` and `deleted`. Other changes to those items
 //! (counters, mentions, locks, deadlines) notify nobody, as in Gitea.
 
 use serde::Serialize;
 
-use super::gone;
+use super::outbox;
 use crate::{
     db::{self, actor::Actor, keys},
     issues::{IssueRecord, comments::CommentRecord},
+    repos::RepoRecord,
     stream::{Change, ChangeKind},
 };
 
@@ -42,6 +44,8 @@ pub enum Subject {
     Issue(Box<IssueRecord>),
     /// A comment (its issue is read when the payload is made).
     Comment(Box<CommentRecord>),
+    /// A repository (as it was made, or as it was when deleted).
+    Repo(Box<RepoRecord>),
 }
 
 /// One event for hooks.
@@ -70,6 +74,7 @@ impl Happening {
         match &self.subject {
             Subject::Issue(i) => i.is_pull,
             Subject::Comment(c) => c.is_pull,
+            Subject::Repo(_) => false,
         }
     }
 }
@@ -100,7 +105,7 @@ pub fn concerns(change: &Change) -> bool {
             ChangeKind::Insert => {
                 sk.starts_with(keys::ISSUE_PREFIX)
                     || sk.starts_with(keys::COMMENT_PREFIX)
-                    || sk.starts_with(gone::EVENT_PREFIX)
+                    || sk.starts_with(outbox::EVENT_PREFIX)
             }
             ChangeKind::Modify => {
                 sk.starts_with(keys::ISSUE_PREFIX) || sk.starts_with(keys::COMMENT_PREFIX)
@@ -117,7 +122,7 @@ pub fn happenings(change: &Change) -> Result<Vec<Happening>, db::DbError> {
         return Ok(Vec::new());
     };
     let actor = Actor::of(new);
-    if change.sk().starts_with(gone::EVENT_PREFIX) {
+    if change.sk().starts_with(outbox::EVENT_PREFIX) {
         return deleted(new, actor);
     }
     if change.sk().starts_with(keys::ISSUE_PREFIX) {
@@ -131,29 +136,52 @@ pub fn happenings(change: &Change) -> Result<Vec<Happening>, db::DbError> {
     }
 }
 
-/// The `deleted` event an event item stands for.
+/// The event an event item stands for.
 fn deleted(item: &db::Item, actor: Option<Actor>) -> Result<Vec<Happening>, db::DbError> {
     let Some(record) = item.get("record").and_then(|r| r.as_m().ok()) else {
         return Ok(Vec::new());
     };
-    let happening = |repo_id, event, subject| Happening {
+    let happening = |repo_id, event, action, subject| Happening {
         repo_id,
         event,
-        action: "deleted",
+        action,
         changes: None,
         subject,
         actor: actor.clone(),
     };
-    Ok(match db::text(item, "gone") {
-        gone::ISSUE => {
+    Ok(match db::text(item, "what") {
+        outbox::ISSUE_DELETED => {
             let i: IssueRecord = db::from_item(record.clone())?;
             let event = pick(i.is_pull, "issues", "pull_request");
-            vec![happening(i.repo_id, event, Subject::Issue(Box::new(i)))]
+            vec![happening(
+                i.repo_id,
+                event,
+                "deleted",
+                Subject::Issue(Box::new(i)),
+            )]
         }
-        gone::COMMENT => {
+        outbox::COMMENT_DELETED => {
             let c: CommentRecord = db::from_item(record.clone())?;
             let event = pick(c.is_pull, "issue_comment", "pull_request_comment");
-            vec![happening(c.repo_id, event, Subject::Comment(Box::new(c)))]
+            vec![happening(
+                c.repo_id,
+                event,
+                "deleted",
+                Subject::Comment(Box::new(c)),
+            )]
+        }
+        what @ (outbox::REPO_CREATED | outbox::REPO_DELETED) => {
+            let r: RepoRecord = db::from_item(record.clone())?;
+            let action = match what {
+                outbox::REPO_CREATED => "created",
+                _ => "deleted",
+            };
+            vec![happening(
+                r.id,
+                "repository",
+                action,
+                Subject::Repo(Box::new(r)),
+            )]
         }
         // A kind a later release writes.
         _ => Vec::new(),
@@ -436,7 +464,7 @@ mod tests {
             is_pull: true,
             ..issue()
         };
-        let item = gone::event(&db, 4, gone::ISSUE, &pr).unwrap();
+        let item = outbox::event(&db, 4, outbox::ISSUE_DELETED, &pr).unwrap();
         let change = Change {
             seq: pad_seq("3"),
             kind: ChangeKind::Insert,

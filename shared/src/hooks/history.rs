@@ -108,15 +108,20 @@ async fn payloads(
 }
 
 /// Sends delivery `id` of `hook` again, as a new delivery (its own id,
-/// linked to the first) of the same payload.
-pub async fn redeliver(db: &Db, hook: &HookRecord, id: &str) -> Result<DeliveryRecord> {
+/// linked to the first) of the same payload: the new one, with the
+/// payload and no attempts yet. An `id` that is no UUID names none.
+pub async fn redeliver(db: &Db, hook: &HookRecord, id: &str) -> Result<Entry> {
+    let Ok(uuid) = uuid::Uuid::try_parse(id) else {
+        return Err(Error::NoSuchDelivery(id.to_string()));
+    };
+    let id = uuid.hyphenated().to_string();
     let first: DeliveryRecord = db
-        .get_as(delivery::delivery_key(hook.id, id))
+        .get_as(delivery::delivery_key(hook.id, &id))
         .await?
-        .ok_or_else(|| Error::NoSuchDelivery(id.to_string()))?;
-    if delivery::payload(db, &first.payload).await?.is_none() {
+        .ok_or_else(|| Error::NoSuchDelivery(id.clone()))?;
+    let Some(payload) = delivery::payload(db, &first.payload).await? else {
         return Err(Error::PayloadGone { days: KEEP_DAYS });
-    }
+    };
     let now = time::now_ms();
     let again = DeliveryRecord {
         id: uuid::Uuid::new_v4().to_string(),
@@ -134,7 +139,11 @@ pub async fn redeliver(db: &Db, hook: &HookRecord, id: &str) -> Result<DeliveryR
             .condition_expression("attribute_not_exists(pk)")
     })
     .await?;
-    Ok(again)
+    Ok(Entry {
+        delivery: again,
+        attempts: Vec::new(),
+        payload: Some(payload),
+    })
 }
 
 /// Delivers a sample `issues` event (`opened`, of an issue numbered 0 that

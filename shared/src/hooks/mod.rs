@@ -19,7 +19,7 @@
 //!
 //! Their deliveries, in the stream consumer:
 //!
-//! - [`gone`]: the event items deletes add to their transactions;
+//! - [`outbox`]: the event items deletes and repository creates add;
 //! - [`happened`]: a change's events, in Gitea's names (pure);
 //! - [`notify`]: events into deliveries of the hooks that want them;
 //! - [`payload`]: Gitea's payloads, rendered once per event;
@@ -31,12 +31,12 @@
 
 pub mod delivery;
 pub mod events;
-pub mod gone;
 pub mod happened;
 pub mod history;
 pub mod model;
 pub mod notify;
 pub mod options;
+pub mod outbox;
 pub mod payload;
 pub mod send;
 pub mod store;

@@ -106,10 +106,30 @@ impl Notifier {
         let Some(first) = happenings.first() else {
             return Ok(());
         };
-        let Some(facts) = self.repo(db, first.repo_id).await? else {
-            return Ok(());
+        // A repository's own event carries the repository; its own hooks
+        // are not told (none yet when it is made, being removed when it
+        // is deleted), its owner's and the site's are.
+        let (facts, hooks) = match &first.subject {
+            Subject::Repo(r) => {
+                let Some(facts) = RepoFacts::of(db, (**r).clone()).await? else {
+                    return Ok(());
+                };
+                let owner_pk = keys::owner_pk(&facts.repo.owner);
+                let (owner, site) = tokio::try_join!(
+                    self.hooks_in(db, &owner_pk),
+                    self.hooks_in(db, keys::SITE_HOOKS_PK),
+                )?;
+                let hooks = owner.iter().chain(site.iter()).cloned().collect();
+                (Arc::new(facts), hooks)
+            }
+            _ => {
+                let Some(facts) = self.repo(db, first.repo_id).await? else {
+                    return Ok(());
+                };
+                let hooks = self.hooks_of(db, &facts).await?;
+                (facts, hooks)
+            }
         };
-        let hooks = self.hooks_of(db, &facts).await?;
         for (n, h) in happenings.iter().enumerate() {
             let wanted: Vec<&HookRecord> = hooks.iter().filter(|k| wants(k, h)).collect();
             if wanted.is_empty() {

@@ -35,6 +35,17 @@ pub struct RepoFacts {
 }
 
 impl RepoFacts {
+    /// A repository as a record has it (one that is gone, or just made),
+    /// with its owner read (`None`: the owner is gone too).
+    pub async fn of(db: &Db, repo: RepoRecord) -> Result<Option<RepoFacts>, DbError> {
+        let owner = db.get_as::<UserRecord>(keys::owner(&repo.owner)).await?;
+        Ok(owner.map(|owner| RepoFacts {
+            repo,
+            stats: RepoStats::default(),
+            owner,
+        }))
+    }
+
     /// Reads repository `id` (`None`: it is gone).
     pub async fn load(db: &Db, id: i64) -> Result<Option<RepoFacts>, DbError> {
         let Some(stats) = db.get_as::<RepoStats>(keys::repo_stats(id)).await? else {
@@ -76,6 +87,15 @@ struct PullRequestPayload<'a> {
 }
 
 #[derive(Serialize)]
+struct RepositoryPayload<'a> {
+    action: &'a str,
+    repository: Repository,
+    /// Gitea sends the owner here, organisation or user.
+    organization: User,
+    sender: User,
+}
+
+#[derive(Serialize)]
 struct IssueCommentPayload<'a> {
     action: &'a str,
     issue: Issue,
@@ -107,6 +127,12 @@ pub async fn render(
     );
     let sender = sender(db, config, h).await?;
     let json = match &h.subject {
+        Subject::Repo(_) => serde_json::to_vec(&RepositoryPayload {
+            action: h.action,
+            repository,
+            organization: User::embedded(&facts.owner, config),
+            sender,
+        }),
         Subject::Issue(issue) if issue.is_pull => serde_json::to_vec(&PullRequestPayload {
             action: h.action,
             number: issue.index,
@@ -174,6 +200,7 @@ async fn sender(db: &Db, config: &Config, h: &Happening) -> Result<User, DbError
         (Some(a), _) => a.name.clone(),
         (None, Subject::Issue(i)) => i.poster.clone(),
         (None, Subject::Comment(c)) => c.poster.clone(),
+        (None, Subject::Repo(r)) => r.owner.clone(),
     };
     let user = db
         .get_as::<UserRecord>(keys::owner(&login))

@@ -44,6 +44,7 @@ pub const MAX_PURGING: i64 = 100;
 
 use crate::{
     db::{self, Db, Item, Tx, keys},
+    hooks::outbox,
     milestones,
 };
 
@@ -333,10 +334,10 @@ pub async fn delete(db: &Db, issue: &IssueRecord) -> Result<()> {
             &[(":v", db::n(current.version))],
         )?;
         add_counter_moves(&mut tx, Some(&current), None, None)?;
-        tx.put(crate::hooks::gone::event(
+        tx.put(outbox::event(
             db,
             current.repo_id,
-            crate::hooks::gone::ISSUE,
+            outbox::ISSUE_DELETED,
             &current,
         )?)?;
         match db.transact(tx).await {

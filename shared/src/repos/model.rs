@@ -10,7 +10,7 @@ use crate::accounts::{
 };
 
 /// The settings of a repository (the item a path resolves).
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RepoRecord {
     pub id: i64,
     /// Owner name as created.

@@ -9,6 +9,7 @@ use crate::{
         users::UserRecord,
     },
     db::{self, Db, keys},
+    hooks::outbox,
     time,
 };
 
@@ -40,7 +41,9 @@ pub async fn create(db: &Db, owner: &UserRecord, new: NewRepo) -> Result<RepoRec
     })?;
     stats.extend(keys::repo_stats(repo.id));
     let mut tx = db.tx();
-    tx.put_if_absent(settings)?.put_if_absent(stats)?;
+    tx.put_if_absent(settings)?
+        .put_if_absent(stats)?
+        .put(outbox::event(db, repo.id, outbox::REPO_CREATED, &repo)?)?;
     db.transact(tx)
         .await
         .map_err(|e| match e.failed_condition() {
@@ -112,7 +115,8 @@ pub async fn save(db: &Db, old_name: &str, repo: &RepoRecord) -> Result<()> {
 pub async fn delete(db: &Db, repo: &RepoRecord) -> Result<()> {
     let mut tx = db.tx();
     tx.delete_existing(keys::repo_name(&repo.owner, &repo.name))?
-        .delete(keys::repo_stats(repo.id))?;
+        .delete(keys::repo_stats(repo.id))?
+        .put(outbox::event(db, repo.id, outbox::REPO_DELETED, repo)?)?;
     db.transact(tx)
         .await
         .map_err(|e| match e.failed_condition() {

@@ -440,3 +440,43 @@ async fn a_consumer_frozen_mid_burst_loses_nothing_and_sends_nothing_twice() {
     numbers.dedup();
     assert_eq!(numbers.len(), 1 + BURST, "every issue's event, once");
 }
+
+#[tokio::test]
+async fn an_organisation_s_hook_hears_its_repositories_made_and_deleted() {
+    let api = api_tests::Api::from_env();
+    let receiver = Receiver::start().await;
+    let owner = api.new_user("rhown").await;
+    let t = Auth::Token(&owner.token);
+    let org = api.new_org(&owner, "rhorg", "public").await;
+    let made = api
+        .call(
+            "POST",
+            &format!("/api/v1/orgs/{org}/hooks"),
+            t,
+            Some(hook(&receiver.url, &["repository"], "json")),
+        )
+        .await;
+    assert_eq!(made.status, 201, "{:?}", made.body);
+    let repo = api
+        .new_repo(&owner, &format!("/api/v1/orgs/{org}/repos"), false)
+        .await;
+    let path = format!("/api/v1/repos/{org}/{repo}");
+    assert_eq!(api.call("DELETE", &path, t, None).await.status, 204);
+
+    let got = receiver.wait_for(2, WAIT).await;
+    let mut actions: Vec<String> = got
+        .iter()
+        .map(|d| {
+            assert_eq!(d.header("x-gitea-event"), "repository");
+            assert_eq!(d.header("x-gitea-event-type"), "repository");
+            assert_eq!(d.header("x-gitea-signature"), hmac_hex(&d.body));
+            let p = d.json();
+            assert_eq!(p["repository"]["full_name"], format!("{org}/{repo}"));
+            assert_eq!(p["organization"]["login"], org);
+            assert_eq!(p["sender"]["login"], owner.name);
+            p["action"].as_str().unwrap().to_string()
+        })
+        .collect();
+    actions.sort();
+    assert_eq!(actions, ["created", "deleted"]);
+}

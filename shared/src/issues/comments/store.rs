@@ -16,6 +16,7 @@ use super::super::{Error, IssueRecord, Result};
 use super::model::{self, CommentRecord};
 use crate::{
     db::{self, Db, DbError, keys},
+    hooks::outbox,
     time,
 };
 
@@ -196,12 +197,7 @@ pub async fn delete(db: &Db, c: &CommentRecord) -> Result<()> {
     for attempt in 0..ATTEMPTS {
         let mut tx = db.tx();
         tx.delete_existing(keys::comment(c.repo_id, c.id))?;
-        tx.put(crate::hooks::gone::event(
-            db,
-            c.repo_id,
-            crate::hooks::gone::COMMENT,
-            c,
-        )?)?;
+        tx.put(outbox::event(db, c.repo_id, outbox::COMMENT_DELETED, c)?)?;
         tx.update_if(
             keys::issue(c.repo_id, c.index),
             "ADD #n :minus, #v :one",
