@@ -35,10 +35,21 @@ shared::grant! {
     rare: &[],
 }
 
-/// What a scheduled run does: the webhook sweeper (deliveries due again).
-pub fn scheduled(db: &Db) -> BoxFuture<'_, Result<serde_json::Value, shared::Error>> {
+/// What a scheduled run does: the webhook sweeper (deliveries due again),
+/// with its log line and metrics.
+pub fn scheduled<'a>(
+    app: &'a App,
+    db: &'a Db,
+) -> BoxFuture<'a, Result<serde_json::Value, shared::Error>> {
     Box::pin(async move {
         let swept = shared::hooks::sweep::sweep(db).await?;
+        shared::hooks::line::swept(
+            &app.config,
+            "stream",
+            swept.due,
+            swept.touched,
+            swept.lag_ms,
+        );
         Ok(serde_json::to_value(swept).unwrap_or_default())
     })
 }

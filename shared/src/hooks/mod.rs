@@ -27,12 +27,14 @@
 //! - [`wire`]: the body, signature and headers Gitea sends;
 //! - [`send`]: one attempt, recorded;
 //! - [`sweep`]: what is due again, back to the sender;
-//! - [`history`]: what was delivered, redeliveries and test deliveries.
+//! - [`history`]: what was delivered, redeliveries and test deliveries;
+//! - [`line`]: the sender's and the sweeper's log lines and metrics.
 
 pub mod delivery;
 pub mod events;
 pub mod happened;
 pub mod history;
+pub mod line;
 pub mod model;
 pub mod notify;
 pub mod options;

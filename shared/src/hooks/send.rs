@@ -18,6 +18,7 @@ use futures::{StreamExt, future::BoxFuture};
 
 use super::{
     delivery::{self, AttemptRecord, CANCELLED, DeliveryRecord, PENDING},
+    line,
     model::HookRecord,
     wire,
 };
@@ -89,22 +90,47 @@ impl Handler for Sender {
     fn finish<'a>(&'a self, db: &'a Db) -> BoxFuture<'a, ()> {
         let due = std::mem::take(&mut *self.due.lock().unwrap_or_else(|p| p.into_inner()));
         Box::pin(async move {
-            futures::stream::iter(due)
-                .for_each_concurrent(AT_ONCE, |d| async move {
-                    if let Err(e) = send(db, &self.config, &d).await {
+            let outcomes: Vec<Result<Outcome, crate::Error>> = futures::stream::iter(due)
+                .map(|d| async move {
+                    let outcome = send(db, &self.config, &d).await;
+                    if let Err(e) = &outcome {
                         // Still pending with its due time: the sweeper
                         // takes it up again.
                         tracing::warn!(delivery = %d.id, hook = d.hook_id, error = %e,
                             "a webhook delivery was not recorded; it stays due");
                     }
+                    outcome
                 })
+                .buffer_unordered(AT_ONCE)
+                .collect()
                 .await;
+            let mut sent = line::Sent::default();
+            for o in outcomes {
+                match o {
+                    Ok(Outcome::Attempted { ok }) => {
+                        sent.attempts += 1;
+                        sent.failures += usize::from(!ok);
+                    }
+                    Ok(Outcome::Cancelled) => {}
+                    Err(_) => sent.unrecorded += 1,
+                }
+            }
+            line::sent(&self.config, "stream", sent);
         })
     }
 }
 
+/// What one send came to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// A request was made (or refused before connecting), and recorded.
+    Attempted { ok: bool },
+    /// Its hook is gone or inactive: nothing sent.
+    Cancelled,
+}
+
 /// Sends `d` once and records the attempt.
-pub async fn send(db: &Db, config: &Config, d: &DeliveryRecord) -> Result<(), crate::Error> {
+pub async fn send(db: &Db, config: &Config, d: &DeliveryRecord) -> Result<Outcome, crate::Error> {
     let hook: Option<HookRecord> = db.get_as(keys::hook(&d.hook_pk, d.hook_id)).await?;
     let Some(hook) = hook.filter(|h| h.active || d.test) else {
         let cancelled = DeliveryRecord {
@@ -123,7 +149,7 @@ pub async fn send(db: &Db, config: &Config, d: &DeliveryRecord) -> Result<(), cr
             db::DbError::ConditionFailed => Ok(()),
             other => Err(other),
         })?;
-        return Ok(());
+        return Ok(Outcome::Cancelled);
     };
     let payload = delivery::payload(db, &d.payload).await?.unwrap_or_default();
     let out = wire::outgoing(&hook, d, payload.as_bytes());
@@ -152,7 +178,7 @@ pub async fn send(db: &Db, config: &Config, d: &DeliveryRecord) -> Result<(), cr
     };
     let next = delivery::after_attempt(d, ok, &config.hook_retries, now);
     delivery::record(db, d, &next, &record).await?;
-    Ok(())
+    Ok(Outcome::Attempted { ok })
 }
 
 /// One request: the target checked and resolved again, then posted to.

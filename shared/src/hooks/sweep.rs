@@ -26,6 +26,8 @@ pub const PAGES: usize = 5;
 pub struct Swept {
     pub due: usize,
     pub touched: usize,
+    /// How long past its due time the oldest due delivery waited (ms).
+    pub lag_ms: u64,
 }
 
 /// Touches the deliveries due by now.
@@ -49,6 +51,14 @@ pub async fn sweep(db: &Db) -> Result<Swept, DbError> {
             })
             .await?;
         for item in page.items() {
+            if out.due == 0 {
+                let due: i64 = db::text(item, "gsi1sk")
+                    .split('#')
+                    .next()
+                    .and_then(|d| d.parse().ok())
+                    .unwrap_or(now);
+                out.lag_ms = (now - due).max(0) as u64;
+            }
             out.due += 1;
             if touch(db, item, now).await? {
                 out.touched += 1;

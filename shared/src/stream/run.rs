@@ -37,8 +37,9 @@ use crate::{
     db::{Db, Grant},
 };
 
-/// Work the schedule starts; its answer (JSON) is what it did.
-pub type Scheduled = for<'a> fn(&'a Db) -> BoxFuture<'a, Result<Value, crate::Error>>;
+/// Work the schedule starts, with the process's [`App`] and a handle for
+/// the run; its answer (JSON) is what it did.
+pub type Scheduled = for<'a> fn(&'a App, &'a Db) -> BoxFuture<'a, Result<Value, crate::Error>>;
 
 /// Runs the consumer: `grant` is the function's DynamoDB grant
 /// (`shared::grant!`), `handlers` makes the handlers for one batch,
@@ -55,7 +56,7 @@ pub async fn run(
     lambda_runtime::run(service_fn(move |event: LambdaEvent<Value>| async move {
         if is_scheduled(&event.payload) {
             let db = app.db.for_request().granted(grant);
-            let did = scheduled(&db).await.map_err(|e| Diagnostic {
+            let did = scheduled(app, &db).await.map_err(|e| Diagnostic {
                 error_type: "ScheduledRunFailed".into(),
                 error_message: e.to_string(),
             })?;

@@ -74,6 +74,30 @@ pub const STREAM_METRICS: &[Metric] = &[
     },
 ];
 
+/// The metrics of the webhook sender's line, one per batch that sent
+/// anything, and of the sweeper's, one per scheduled run
+/// (shared/src/hooks/line.rs). template.yaml's webhook alarms watch
+/// `HookUnrecorded` and `HookDueLag`.
+pub const HOOK_METRICS: &[Metric] = &[
+    Metric {
+        name: "HookAttempts",
+        unit: "Count",
+    },
+    Metric {
+        name: "HookFailures",
+        unit: "Count",
+    },
+    Metric {
+        name: "HookUnrecorded",
+        unit: "Count",
+    },
+];
+
+pub const SWEEP_METRICS: &[Metric] = &[Metric {
+    name: "HookDueLag",
+    unit: "Milliseconds",
+}];
+
 pub use crate::config::{Dimensions, Namespace};
 
 /// The dimension sets of a choice (`None`: no custom metrics).
