@@ -137,10 +137,11 @@ async function flow() {
   const found = await r.issueSearchIssues({ state: 'all', type: 'issues', owner: login });
   same(found.data.map((i) => i.number), [1], 'search');
 
-  step('hooks: create, list, get, edit, delete');
+  step('hooks: create, list, get, edit, test, delete');
   const hookBody = {
     type: 'gitea',
-    // The test instance allows loopback targets; nothing is sent here.
+    // The test instance allows loopback targets; the test delivery sent
+    // here finds nothing listening.
     config: { url: 'http://127.0.0.1:9/gitea-js', content_type: 'json', secret: 'flow-secret' },
     events: ['issues', 'pull_request'],
     authorization_header: 'Bearer flow-header',
@@ -159,6 +160,8 @@ async function flow() {
   const hookEdited = await r.repoEditHook(login, repoName, hook.id, { active: false, events: ['issue_comment'] });
   same([hookEdited.data.active, hookEdited.data.events], [false, ['issue_comment']], 'hook edit');
   check(!JSON.stringify([made.data, hookList.data, hookEdited.data]).includes('flow-'), 'no hook secret shown');
+  // Sent even to an inactive hook, as in Gitea.
+  same((await r.repoTestHook(login, repoName, hook.id)).status, 204, 'hook test');
   same((await r.repoDeleteHook(login, repoName, hook.id)).status, 204, 'hook delete');
   same((await r.repoListHooks(login, repoName)).data, [], 'no hooks left');
 

@@ -72,6 +72,48 @@ pub fn link_header(
     (!links.is_empty()).then(|| links.join(","))
 }
 
+/// The `Link` header value of a listing whose total is not counted, only
+/// whether more follow (`more`): `next` when they do, `first` and `prev`
+/// past the first page, never `last`.
+pub fn link_header_open(
+    config: &Config,
+    path: &str,
+    query: &Query,
+    page: Page,
+    more: bool,
+) -> Option<String> {
+    // As many as this page reaches, and one more page if more follow:
+    // `link_header` then points at the pages around this one.
+    let size = page.size.max(1) as u64;
+    let total = (page.page as u64 - 1 + more as u64) * size + 1;
+    let link = link_header(config, path, query, total, page)?;
+    let kept: Vec<&str> = link
+        .split(',')
+        .filter(|l| !l.ends_with("rel=\"last\""))
+        .collect();
+    (!kept.is_empty()).then(|| kept.join(","))
+}
+
+/// Sets `Link` and `X-HasMore` (Gitea's header for listings it does not
+/// count, `true` or `false`) and the CORS exposure of both, for a
+/// listing without `X-Total-Count`.
+pub fn set_open_headers(res: &mut Response, link: Option<String>, more: bool) {
+    let headers = res.headers_mut();
+    let mut exposed = Vec::new();
+    if let Some(link) = link.and_then(|l| HeaderValue::from_str(&l).ok()) {
+        headers.insert("link", link);
+        exposed.push("Link");
+    }
+    headers.insert(
+        "x-hasmore",
+        HeaderValue::from_static(if more { "true" } else { "false" }),
+    );
+    exposed.push("X-HasMore");
+    if let Ok(v) = HeaderValue::from_str(&exposed.join(", ")) {
+        headers.insert("access-control-expose-headers", v);
+    }
+}
+
 /// Sets `X-Total-Count`, `Link` and the CORS exposure of both.
 pub fn set_headers(res: &mut Response, link: Option<String>, total: u64) {
     let headers = res.headers_mut();
@@ -133,6 +175,37 @@ mod tests {
         assert_eq!(
             link_header(&cfg(), PATH, &q, 20, Page { page: 1, size: 20 }),
             None
+        );
+    }
+
+    #[test]
+    fn open_listings_link_next_while_more_follow_and_never_last() {
+        let q = Query::parse(Some("limit=10"));
+        let at = |page, more| link_header_open(&cfg(), PATH, &q, Page { page, size: 10 }, more);
+        assert_eq!(at(1, false), None);
+        assert_eq!(
+            at(1, true).unwrap(),
+            format!("<{BASE}?limit=10&page=2>; rel=\"next\"")
+        );
+        assert_eq!(
+            at(3, true).unwrap(),
+            format!(
+                "<{BASE}?limit=10&page=4>; rel=\"next\",<{BASE}?limit=10&page=1>; rel=\"first\",<{BASE}?limit=10&page=2>; rel=\"prev\""
+            )
+        );
+        assert_eq!(
+            at(3, false).unwrap(),
+            format!(
+                "<{BASE}?limit=10&page=1>; rel=\"first\",<{BASE}?limit=10&page=2>; rel=\"prev\""
+            )
+        );
+        let mut res = Response::new(lambda_http::Body::Empty);
+        set_open_headers(&mut res, at(1, true), true);
+        assert_eq!(res.headers()["x-hasmore"], "true");
+        assert!(res.headers().get("x-total-count").is_none());
+        assert_eq!(
+            res.headers()["access-control-expose-headers"],
+            "Link, X-HasMore"
         );
     }
 

@@ -75,14 +75,12 @@ async fn public(db: &Db, caller: &Caller, t: &Target<'_>, sees: Sees) -> Result<
         Sees::Caller => Ok(caller
             .principal()
             .is_none_or(|p| p.user.visibility == Visibility::Public)),
-        Sees::CallerWide => match caller.principal() {
-            None => Ok(true),
-            Some(p) if p.user.visibility != Visibility::Public => Ok(false),
-            Some(p) => Ok(t.reads_only() || !repos::has_private(db, &p.user.name).await?),
-        },
+        Sees::CallerWide => caller_is_public(db, caller, t.reads_only()).await,
+        Sees::CallerAll => caller_is_public(db, caller, false).await,
         Sees::Site => Ok(false),
         Sees::Owner(param) => owner_is_public(db, caller, t.param(param), true).await,
         Sees::OrgWide(param) => owner_is_public(db, caller, t.param(param), t.reads_only()).await,
+        Sees::OrgAll(param) => owner_is_public(db, caller, t.param(param), false).await,
         Sees::Repo(owner, name) => {
             // Whether the caller could see it without the token's limit:
             // if not, the handler answers 404 as for anyone.
@@ -123,6 +121,16 @@ async fn public(db: &Db, caller: &Caller, t: &Target<'_>, sees: Sees) -> Result<
         }),
         Sees::Filtered | Sees::Nothing => Ok(true),
         Sees::DeployTeam => Ok(false),
+    }
+}
+
+/// The caller must be public; what reaches every repository they own
+/// (`read` false) also requires that they own no private one.
+async fn caller_is_public(db: &Db, caller: &Caller, read: bool) -> Result<bool> {
+    match caller.principal() {
+        None => Ok(true),
+        Some(p) if p.user.visibility != Visibility::Public => Ok(false),
+        Some(p) => Ok(read || !repos::has_private(db, &p.user.name).await?),
     }
 }
 

@@ -47,6 +47,10 @@ pub enum Sees {
     /// Like `Caller`, for changes that reach every repository the caller
     /// owns (their hooks): for writes, they must also own no private one.
     CallerWide,
+    /// Like `CallerWide`, for reads too: what the hooks of every
+    /// repository the caller owns were sent (their deliveries' payloads),
+    /// read only while the caller owns no private one.
+    CallerAll,
     /// The whole site (its system hooks, which hear of every repository):
     /// never for `public-only` tokens.
     Site,
@@ -56,6 +60,10 @@ pub enum Sees {
     /// organisation (its teams, labels and blocks): for writes, it must
     /// also hold no private repository.
     OrgWide(&'static str),
+    /// Like `OrgWide`, for reads too: what the organisation's hooks were
+    /// sent of every repository of it (their deliveries' payloads), read
+    /// only while it holds no private repository.
+    OrgAll(&'static str),
     /// A repository named by these path parameters (owner, name).
     Repo(&'static str, &'static str),
     /// A team named by this path parameter (its id).

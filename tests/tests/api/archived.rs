@@ -3,13 +3,14 @@
 //! `public_only`'s table, which has one for each) runs as the owner against
 //! an archived repository: those that change content answer 423 and leave
 //! everything as it was; those that administer it (settings,
-//! collaborators, team grants, hooks) are served.
+//! collaborators, team grants, hooks, their redeliveries and tests) are
+//! served.
 
 use api_tests::{Api, Auth, unique};
 use serde_json::json;
 use shared::http::Archived;
 
-use crate::public_only::{Row, World, all_routes, ok, rows, side, snapshot};
+use crate::public_only::{Row, World, all_routes, delivered, ok, rows, side, snapshot};
 
 #[tokio::test]
 async fn archived_repositories_refuse_content_writes_and_allow_administration() {
@@ -25,6 +26,7 @@ async fn archived_repositories_refuse_content_writes_and_allow_administration() 
         ..World::default()
     };
     side(&api, &u, "public", false, &mut w).await;
+    delivered(&api, &u, &mut w).await;
     let repo = format!("/repos/{}/{}", w.org, w.repo);
     let archive = |on: bool| {
         ok(
@@ -90,8 +92,9 @@ async fn archived_repositories_refuse_content_writes_and_allow_administration() 
     }
     assert_eq!(
         administration.len(),
-        8,
-        "settings, two collaborator routes, three hook routes, two team-grant routes"
+        10,
+        "settings, two collaborator routes, five hook routes (create, edit, \
+         delete, redeliver, test), two team-grant routes"
     );
 
     // Unarchived, content takes writes again; archived again, the

@@ -23,6 +23,7 @@ mod deploy_projects;
 mod deploy_servers;
 mod deploy_sources;
 mod failed_logins;
+mod hook_history;
 mod hooks;
 mod hostile_input;
 mod idempotency;

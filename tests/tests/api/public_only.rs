@@ -105,6 +105,15 @@ admin POST   /admin/hooks                                            hook
 admin GET    /admin/hooks
 admin GET    /admin/hooks/{id}
 admin PATCH  /admin/hooks/{id}                                       hookedit
+owner GET    /repos/{owner}/{repo}/hooks/{id}/deliveries
+owner POST   /repos/{owner}/{repo}/hooks/{id}/deliveries/{delivery}/redeliver
+owner POST   /repos/{owner}/{repo}/hooks/{id}/tests
+owner GET    /orgs/{org}/hooks/{id}/deliveries
+owner POST   /orgs/{org}/hooks/{id}/deliveries/{delivery}/redeliver
+me    GET    /user/hooks/{id}/deliveries
+me    POST   /user/hooks/{id}/deliveries/{delivery}/redeliver
+admin GET    /admin/hooks/{id}/deliveries
+admin POST   /admin/hooks/{id}/deliveries/{delivery}/redeliver
 owner DELETE /repos/{owner}/{repo}/hooks/{id}
 owner DELETE /orgs/{org}/hooks/{id}
 me    DELETE /user/hooks/{id}
@@ -135,8 +144,9 @@ GET /deployments/{uuid}            GET /deployments/applications/{uuid}
 ";
 
 /// `who METHOD route path [body] [status]`: P is the private org (PPUB its public
-/// repo), Q the public one, M a public org holding a private repository;
-/// V is a limited user, W a public one. Bodies as for the private world;
+/// repo), Q the public one, M a public org holding a private repository
+/// (MH its hook, whose deliveries may tell of it); V is a limited user, W
+/// a public one. Bodies as for the private world;
 /// the two 404s: a private issue named in the body is not found.
 const SINGLE: &str = "
 owner POST  /orgs/{org}/repos                      /orgs/$Q/repos             repo
@@ -154,6 +164,7 @@ owner POST  /orgs/{org}/labels                     /orgs/$M/labels            la
 owner PUT   /orgs/{org}/blocks/{username}          /orgs/$M/blocks/$W
 owner PUT   /teams/{id}/members/{username}         /teams/$MT/members/$W
 owner PUT   /teams/{id}/repos/{org}/{repo}         /teams/$QT/repos/$M/$MR
+owner GET   /orgs/{org}/hooks/{id}/deliveries      /orgs/$M/hooks/$MH/deliveries
 owner PUT   /repos/{owner}/{repo}/collaborators/{collaborator} \
     /repos/$Q/$QR/collaborators/$V
 owner POST  /repos/{owner}/{repo}/issues/{index}/dependencies \
@@ -187,6 +198,11 @@ pub(crate) struct World {
     pub(crate) org_hook: i64,
     pub(crate) user_hook: i64,
     pub(crate) site_hook: i64,
+    /// A delivery of the repository's, the organisation's and the user's
+    /// hook (see [`delivered`]), for the rows that send one again.
+    pub(crate) repo_delivery: String,
+    pub(crate) org_delivery: String,
+    pub(crate) user_delivery: String,
     pub(crate) person: String,
     /// The person's password: tokens are listed with it.
     pub(crate) password: String,
@@ -196,6 +212,9 @@ pub(crate) struct World {
     pub(crate) token: String,
     pub(crate) mark: String,
 }
+
+/// A delivery id no hook has.
+const NO_DELIVERY: &str = "00000000-0000-4000-8000-000000000000";
 
 /// The concrete path of `route` in `w`: issue 1 (2 for blocks, 3 is the
 /// pull request, 4 is deleted); a user after `users/` is `person`.
@@ -216,6 +235,17 @@ fn fill(method: &str, route: &str, w: &World) -> String {
             ("hooks", "{id}") if route.starts_with("/orgs/") => w.org_hook.to_string(),
             ("hooks", "{id}") if route.starts_with("/user/") => w.user_hook.to_string(),
             ("hooks", "{id}") => w.site_hook.to_string(),
+            ("deliveries", "{delivery}") => {
+                let d = if route.starts_with("/repos/") {
+                    &w.repo_delivery
+                } else if route.starts_with("/orgs/") {
+                    &w.org_delivery
+                } else {
+                    &w.user_delivery
+                };
+                // A world whose rows are all refused needs none.
+                (if d.is_empty() { NO_DELIVERY } else { d }).to_string()
+            }
             ("pulls", "{index}") => "3".into(),
             (_, "{index}") if route.ends_with("/blocks") => "2".into(),
             (_, "{index}") if method == "DELETE" && route.ends_with('}') => "4".into(),
@@ -264,7 +294,7 @@ fn body(key: &str, w: &World) -> Option<Value> {
 }
 
 /// A hook as the rows create it (the test instance accepts loopback
-/// targets; nothing is ever sent to it).
+/// targets; what is sent to it finds nothing listening).
 pub(crate) fn hook_body() -> Value {
     json!({"type": "gitea", "events": ["issues"], "active": true,
         "config": {"url": "http://127.0.0.1:9/po", "content_type": "json"}})
@@ -399,6 +429,9 @@ pub(crate) async fn side(api: &Api, u: &TestUser, org_vis: &str, private: bool, 
     let (o, t) = (format!("/orgs/{}", w.org), u.token.as_str());
     w.repo = api.new_repo(u, &format!("/api/v1{o}/repos"), private).await;
     let r = format!("/repos/{}/{}", w.org, w.repo);
+    // Before the issues: their opening is delivered to both (see `delivered`).
+    w.repo_hook = new_hook(api, Auth::Token(t), &format!("{r}/hooks")).await;
+    w.org_hook = new_hook(api, Auth::Token(t), &format!("{o}/hooks")).await;
     let team = json!({"name": "devs", "permission": "write", "units": ["repo.issues"]});
     let team = ok(api, t, "POST", format!("{o}/teams"), team).await;
     w.team = team["id"].as_i64().unwrap();
@@ -415,11 +448,35 @@ pub(crate) async fn side(api: &Api, u: &TestUser, org_vis: &str, private: bool, 
     let made = ok(api, t, "POST", format!("{r}/milestones"), ms).await;
     w.milestone = made["id"].as_i64().unwrap();
     ok(api, t, "POST", format!("{o}/labels"), label).await;
-    w.repo_hook = new_hook(api, Auth::Token(t), &format!("{r}/hooks")).await;
-    w.org_hook = new_hook(api, Auth::Token(t), &format!("{o}/hooks")).await;
     let text = json!({"body": format!("{} {word} comment", w.mark)});
     let made = ok(api, t, "POST", format!("{r}/issues/1/comments"), text).await;
     w.comment = made["id"].as_i64().unwrap();
+}
+
+/// The newest delivery of the hook at `hook` (under /api/v1), once the
+/// stream consumer has made what was written so far into deliveries.
+pub(crate) async fn newest_delivery(api: &Api, auth: Auth<'_>, hook: &str) -> String {
+    api_tests::settle().await;
+    let path = format!("/api/v1{hook}/deliveries");
+    for _ in 0..20 {
+        let r = api.call("GET", &path, auth, None).await;
+        assert_eq!(r.status, 200, "setup GET {path}: {:?}", r.body);
+        if let Some(id) = r.body[0]["id"].as_str() {
+            return id.to_string();
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(250)).await;
+    }
+    panic!("no delivery of {hook}");
+}
+
+/// The deliveries of `side`'s issues to the repository's and the
+/// organisation's hooks (`u` owns both), which rows send again.
+pub(crate) async fn delivered(api: &Api, u: &TestUser, w: &mut World) {
+    let t = Auth::Token(&u.token);
+    let repo_hook = format!("/repos/{}/{}/hooks/{}", w.org, w.repo, w.repo_hook);
+    w.repo_delivery = newest_delivery(api, t, &repo_hook).await;
+    let org_hook = format!("/orgs/{}/hooks/{}", w.org, w.org_hook);
+    w.org_delivery = newest_delivery(api, t, &org_hook).await;
 }
 
 /// What the routes read on these sides, as the unrestricted admin sees it.
@@ -515,6 +572,21 @@ async fn public_only_tokens_touch_nothing_private() {
     for world in [&mut p, &mut q] {
         world.site_hook = new_hook(&api, api.admin(), "/admin/hooks").await;
     }
+    // Deliveries the public world's rows send again; U's own are of an
+    // issue in a repository of U's.
+    delivered(&api, &u, &mut q).await;
+    let mine = api.new_repo(&u, "/api/v1/user/repos", false).await;
+    let issue = json!({"title": "delivered to the user's hook"});
+    ok(
+        &api,
+        &u.token,
+        "POST",
+        format!("/repos/{}/{mine}/issues", u.name),
+        issue,
+    )
+    .await;
+    let hook = format!("/user/hooks/{}", q.user_hook);
+    q.user_delivery = newest_delivery(&api, Auth::Token(&u.token), &hook).await;
     let before = snapshot(&api, &[&p, &q, &m]).await;
     // There are private issues to leave out: in search, and linked.
     let search = format!("/repos/issues/search?q={mark}&state=all");
@@ -527,10 +599,14 @@ async fn public_only_tokens_touch_nothing_private() {
 
     run(&api, [&u_po, &v_po, &admin_po], rows(&p), true, &secret).await;
     // SINGLE's `$` names, in order.
-    let names = "$P $PPUB $Q $QR $M $MR $V $W $QT $MT".split(' ');
-    let (qt, mt) = (q.team.to_string(), m.team.to_string());
+    let names = "$P $PPUB $Q $QR $M $MR $V $W $QT $MT $MH".split(' ');
+    let (qt, mt, mh) = (
+        q.team.to_string(),
+        m.team.to_string(),
+        m.org_hook.to_string(),
+    );
     let values = [&p.org, &ppub, &q.org, &q.repo, &m.org, &m.repo];
-    let values = values.into_iter().chain([&v.name, &w.name, &qt, &mt]);
+    let values = values.into_iter().chain([&v.name, &w.name, &qt, &mt, &mh]);
     let vars: HashMap<&str, &String> = names.zip(values).collect();
     let var = |s: &str| vars.get(s).map_or(s.to_string(), |v| v.to_string());
     let path = |c: &[&str]| c[3].split('/').map(var).collect::<Vec<_>>().join("/");

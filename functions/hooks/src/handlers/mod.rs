@@ -1,6 +1,8 @@
-//! The five operations, the same for every owner once the path's owner is
+//! The operations, the same for every owner once the path's owner is
 //! resolved and the caller's right to manage its hooks checked (each
-//! submodule does that for its kind of owner).
+//! submodule does that for its kind of owner): the five of Gitea's API,
+//! and a hook's deliveries, read and sent again. Test deliveries are a
+//! repository's only (`repo::tests`).
 
 pub mod org;
 pub mod repo;
@@ -30,6 +32,12 @@ macro_rules! owner_handlers {
         pub async fn delete(cx: &Ctx) -> Result<Response> {
             super::delete(cx, owner(cx).await?).await
         }
+        pub async fn deliveries(cx: &Ctx) -> Result<Response> {
+            super::deliveries(cx, owner(cx).await?).await
+        }
+        pub async fn redeliver(cx: &Ctx) -> Result<Response> {
+            super::redeliver(cx, owner(cx).await?).await
+        }
     };
 }
 use owner_handlers;
@@ -39,6 +47,7 @@ use shared::{
     Result,
     hooks::{
         self, Hook, HookOwner, HookRecord,
+        history::{self, DeliveryView},
         options::{CreateHookOption, EditHookOption, Route},
     },
     http::{Ctx, Response, paging},
@@ -92,4 +101,30 @@ async fn edit(cx: &Ctx, owner: HookOwner, route: Route) -> Result<Response> {
 async fn delete(cx: &Ctx, owner: HookOwner) -> Result<Response> {
     hooks::delete(&cx.db, &owner, cx.id_param("id")?).await?;
     cx.no_content()
+}
+
+/// A page of the hook's deliveries, newest first, among the newest
+/// [`history::MAX_LISTED`]; at most [`history::MAX_PAGE`] a page. They are
+/// not counted: `X-HasMore` and `Link` (no `last`) say whether more follow.
+async fn deliveries(cx: &Ctx, owner: HookOwner) -> Result<Response> {
+    let hook = hooks::find(&cx.db, &owner, cx.id_param("id")?).await?;
+    let mut page = paging::Page::from_query(&cx.query, &cx.config);
+    page.size = page.size.min(history::MAX_PAGE as u32);
+    let (entries, more) =
+        history::list(&cx.db, hook.id, page.page as usize, page.size as usize).await?;
+    let body: Vec<DeliveryView> = entries
+        .iter()
+        .map(|e| DeliveryView::new(e, &hook))
+        .collect();
+    let mut res = cx.reply(StatusCode::OK, &body)?;
+    let link = paging::link_header_open(&cx.config, &cx.path, &cx.query, page, more);
+    paging::set_open_headers(&mut res, link, more);
+    Ok(res)
+}
+
+/// Sends a delivery again, as a new one: 202 with it, not yet attempted.
+async fn redeliver(cx: &Ctx, owner: HookOwner) -> Result<Response> {
+    let hook = hooks::find(&cx.db, &owner, cx.id_param("id")?).await?;
+    let again = history::redeliver(&cx.db, &hook, cx.param("delivery")).await?;
+    cx.reply(StatusCode::ACCEPTED, &DeliveryView::new(&again, &hook))
 }

@@ -2,8 +2,9 @@
 //! `reqAdmin`); a repository the caller may not see is 404.
 
 use shared::{
-    Result,
-    hooks::{HookOwner, options::Route},
+    Error, Result,
+    db::actor::Actor,
+    hooks::{self, HookOwner, history, options::Route, payload::RepoFacts},
     http::{Ctx, Response, extract},
 };
 
@@ -13,3 +14,22 @@ async fn owner(cx: &Ctx) -> Result<HookOwner> {
 }
 
 super::owner_handlers!(Route::Owner);
+
+/// Gitea's test delivery: a sample `issues` event (`opened`) sent now,
+/// whatever the hook's events and even if it is inactive; 204. Gitea's
+/// `ref` (the commit of its push sample) has nothing to choose here.
+pub async fn tests(cx: &Ctx) -> Result<Response> {
+    let access = extract::repo_admin(cx).await?;
+    let owner = HookOwner::Repo { id: access.repo.id };
+    let hook = hooks::find(&cx.db, &owner, cx.id_param("id")?).await?;
+    let facts = RepoFacts::load(&cx.db, access.repo.id)
+        .await?
+        .ok_or_else(Error::not_found)?;
+    let me = cx.signed_in()?;
+    let actor = Actor {
+        id: me.user.id,
+        name: me.user.name.clone(),
+    };
+    history::test(&cx.db, &cx.config, &hook, &facts, actor).await?;
+    cx.no_content()
+}
