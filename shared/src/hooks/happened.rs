@@ -61,6 +61,18 @@ pub struct Happening {
     /// Who did it; `None` for items written before actors were recorded
     /// (the payload then names the poster).
     pub actor: Option<Actor>,
+    /// What a review event adds to its payload.
+    pub detail: Option<Detail>,
+}
+
+/// The parts of a pull request's payload only some events have.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Detail {
+    /// `requested_reviewer`: whose review was asked for (or no longer).
+    Reviewer(String),
+    /// `review`: Gitea's `ReviewPayload` (`type`: the event's name;
+    /// `content`: the start of the review's body).
+    Review { kind: &'static str, content: String },
 }
 
 impl Happening {
@@ -148,6 +160,7 @@ fn deleted(item: &db::Item, actor: Option<Actor>) -> Result<Vec<Happening>, db::
         changes: None,
         subject,
         actor: actor.clone(),
+        detail: None,
     };
     Ok(match db::text(item, "what") {
         outbox::ISSUE_DELETED => {
@@ -200,6 +213,7 @@ fn issue_events(
 ) -> Vec<Happening> {
     let p = after.is_pull;
     let mut out: Vec<(&'static str, &'static str, Option<Changes>)> = Vec::new();
+    let mut details: Vec<(usize, Detail)> = Vec::new();
     match before {
         None => out.push((pick(p, "issues", "pull_request"), "opened", None)),
         Some(b) => {
@@ -262,6 +276,45 @@ fn issue_events(
                     None,
                 ));
             }
+            for login in &after.review_requested {
+                if !b.review_requested.contains(login) {
+                    details.push((out.len(), Detail::Reviewer(login.clone())));
+                    out.push(("pull_request_review_request", "review_requested", None));
+                }
+            }
+            for login in &b.review_requested {
+                // A review takes its reviewer off the list: that is the
+                // review's event, not a withdrawn request.
+                let reviewed = after
+                    .last_review
+                    .as_ref()
+                    .is_some_and(|r| &r.login == login);
+                if !after.review_requested.contains(login) && !reviewed {
+                    details.push((out.len(), Detail::Reviewer(login.clone())));
+                    out.push((
+                        "pull_request_review_request",
+                        "review_request_removed",
+                        None,
+                    ));
+                }
+            }
+            if let Some(r) = after
+                .last_review
+                .as_ref()
+                .filter(|r| b.last_review.as_ref() != Some(r))
+            {
+                let kind = match r.event.as_str() {
+                    "APPROVED" => "pull_request_review_approved",
+                    "REQUEST_CHANGES" => "pull_request_review_rejected",
+                    _ => "pull_request_review_comment",
+                };
+                let detail = Detail::Review {
+                    kind,
+                    content: r.excerpt.clone(),
+                };
+                details.push((out.len(), detail));
+                out.push((kind, "reviewed", None));
+            }
             if b.closed != after.closed {
                 let action = if after.closed { "closed" } else { "reopened" };
                 out.push((base, action, None));
@@ -271,13 +324,18 @@ fn issue_events(
     let repo_id = after.repo_id;
     let subject = Subject::Issue(Box::new(after));
     out.into_iter()
-        .map(|(event, action, changes)| Happening {
+        .enumerate()
+        .map(|(n, (event, action, changes))| Happening {
             repo_id,
             event,
             action,
             changes,
             subject: subject.clone(),
             actor: actor.clone(),
+            detail: details
+                .iter()
+                .find(|(at, _)| *at == n)
+                .map(|(_, d)| d.clone()),
         })
         .collect()
 }
@@ -307,6 +365,7 @@ fn comment_events(
         changes,
         subject: Subject::Comment(Box::new(after)),
         actor,
+        detail: None,
     }]
 }
 
@@ -444,6 +503,57 @@ mod tests {
             happenings(&change(Some(&pr), &counted, None))
                 .unwrap()
                 .is_empty()
+        );
+    }
+
+    #[test]
+    fn review_requests_and_reviews_are_their_own_events() {
+        let pr = IssueRecord {
+            is_pull: true,
+            review_requested: vec!["cy".into()],
+            ..issue()
+        };
+        let asked = IssueRecord {
+            review_requested: vec!["cy".into(), "di".into()],
+            ..pr.clone()
+        };
+        let h = happenings(&change(Some(&pr), &asked, None)).unwrap();
+        assert_eq!(
+            names(&h),
+            [("pull_request_review_request", "review_requested")]
+        );
+        assert_eq!(h[0].detail, Some(Detail::Reviewer("di".into())));
+        assert_eq!(h[0].header_event(), "pull_request");
+        // cy reviews: off the requested list, no "removed" event for it.
+        let reviewed = IssueRecord {
+            review_requested: vec!["di".into()],
+            reviewed: vec!["cy".into()],
+            last_review: Some(crate::issues::LastReview {
+                login: "cy".into(),
+                event: "REQUEST_CHANGES".into(),
+                n: 1,
+                excerpt: "no".into(),
+            }),
+            ..asked.clone()
+        };
+        let h = happenings(&change(Some(&asked), &reviewed, None)).unwrap();
+        assert_eq!(names(&h), [("pull_request_review_rejected", "reviewed")]);
+        assert_eq!(h[0].header_event(), "pull_request_rejected");
+        assert_eq!(
+            h[0].detail,
+            Some(Detail::Review {
+                kind: "pull_request_review_rejected",
+                content: "no".into()
+            })
+        );
+        let withdrawn = IssueRecord {
+            review_requested: vec![],
+            ..reviewed.clone()
+        };
+        let h = happenings(&change(Some(&reviewed), &withdrawn, None)).unwrap();
+        assert_eq!(
+            names(&h),
+            [("pull_request_review_request", "review_request_removed")]
         );
     }
 

@@ -177,6 +177,7 @@ pub async fn test(
         changes: None,
         subject: Subject::Issue(Box::new(sample)),
         actor: Some(actor),
+        detail: None,
     };
     let body = payload::render(db, config, facts, &h)
         .await?

@@ -255,6 +255,7 @@ mod tests {
                 ..IssueRecord::default()
             })),
             actor: None,
+            detail: None,
         };
         assert!(wants(&hook(&["pull_request"], "main", true), &pr("main")));
         assert!(!wants(&hook(&["pull_request"], "main", true), &pr("dev")));

@@ -7,7 +7,7 @@
 
 use serde::Serialize;
 
-use super::happened::{Changes, Happening, Subject};
+use super::happened::{Changes, Detail, Happening, Subject};
 use crate::{
     Config,
     accounts::{users::UserRecord, views::User},
@@ -81,9 +81,21 @@ struct PullRequestPayload<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     changes: Option<&'a Changes>,
     pull_request: PullRequest,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    requested_reviewer: Option<User>,
     repository: Repository,
     sender: User,
     commit_id: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    review: Option<ReviewPayload<'a>>,
+}
+
+/// Gitea's `ReviewPayload`.
+#[derive(Serialize)]
+struct ReviewPayload<'a> {
+    #[serde(rename = "type")]
+    kind: &'a str,
+    content: &'a str,
 }
 
 #[derive(Serialize)]
@@ -133,15 +145,27 @@ pub async fn render(
             organization: User::embedded(&facts.owner, config),
             sender,
         }),
-        Subject::Issue(issue) if issue.is_pull => serde_json::to_vec(&PullRequestPayload {
-            action: h.action,
-            number: issue.index,
-            changes: h.changes.as_ref(),
-            pull_request: PullRequest::one(db, &facts.repo, issue, config).await?,
-            repository,
-            sender,
-            commit_id: "",
-        }),
+        Subject::Issue(issue) if issue.is_pull => {
+            let requested_reviewer = match &h.detail {
+                Some(Detail::Reviewer(login)) => Some(user(db, config, login).await?),
+                _ => None,
+            };
+            let review = match &h.detail {
+                Some(Detail::Review { kind, content }) => Some(ReviewPayload { kind, content }),
+                _ => None,
+            };
+            serde_json::to_vec(&PullRequestPayload {
+                action: h.action,
+                number: issue.index,
+                changes: h.changes.as_ref(),
+                pull_request: PullRequest::one(db, &facts.repo, issue, config).await?,
+                requested_reviewer,
+                repository,
+                sender,
+                commit_id: "",
+                review,
+            })
+        }
         Subject::Issue(issue) => serde_json::to_vec(&IssuePayload {
             action: h.action,
             number: issue.index,
@@ -202,8 +226,13 @@ async fn sender(db: &Db, config: &Config, h: &Happening) -> Result<User, DbError
         (None, Subject::Comment(c)) => c.poster.clone(),
         (None, Subject::Repo(r)) => r.owner.clone(),
     };
+    user(db, config, &login).await
+}
+
+/// A user as payloads embed them; Gitea's Ghost when they are gone.
+async fn user(db: &Db, config: &Config, login: &str) -> Result<User, DbError> {
     let user = db
-        .get_as::<UserRecord>(keys::owner(&login))
+        .get_as::<UserRecord>(keys::owner(login))
         .await?
         .unwrap_or_else(UserRecord::ghost);
     Ok(User::embedded(&user, config))

@@ -117,6 +117,29 @@ pub struct IssueRecord {
     /// removed, as Gitea's), at most [`fields::MAX_MENTIONS`].
     #[serde(default)]
     pub comment_mentions: Vec<String>,
+    /// A pull request's latest review, for webhooks (the stream carries
+    /// it): who, the outcome, its count, the start of its body.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_review: Option<LastReview>,
+}
+
+/// A pull request's latest review.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LastReview {
+    pub login: String,
+    /// `APPROVED`, `REQUEST_CHANGES` or `COMMENT`.
+    pub event: String,
+    /// The pull request's reviews so far (each review changes the item).
+    pub n: i64,
+    /// The review's body, cut to [`LastReview::EXCERPT_CHARS`].
+    #[serde(default)]
+    pub excerpt: String,
+}
+
+impl LastReview {
+    /// How much of a review's body the pull request keeps (its item stays
+    /// well within DynamoDB's 400 KB whatever the bodies).
+    pub const EXCERPT_CHARS: usize = 1024;
 }
 
 impl IssueRecord {

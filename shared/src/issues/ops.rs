@@ -364,11 +364,23 @@ pub async fn review(
 ) -> Result<PullReview> {
     let body = o.body.map(|b| fields::body("body", b)).transpose()?;
     let event = rules::review_event(&ctx.perm, &pr, &me, &o.event)?;
+    let excerpt: String = body
+        .as_deref()
+        .unwrap_or_default()
+        .chars()
+        .take(super::LastReview::EXCERPT_CHARS)
+        .collect();
     let updated = edit::update(db, pr, None, |p| {
         p.review_requested.retain(|r| r != &me);
         if !p.reviewed.contains(&me) {
             p.reviewed.push(me.clone());
         }
+        p.last_review = Some(super::LastReview {
+            login: me.clone(),
+            event: event.clone(),
+            n: p.last_review.as_ref().map_or(0, |r| r.n) + 1,
+            excerpt: excerpt.clone(),
+        });
         fields::at_most("reviewers", p.reviewed.len(), fields::MAX_REVIEWERS)
     })
     .await?;

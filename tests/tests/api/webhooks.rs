@@ -480,3 +480,140 @@ async fn an_organisation_s_hook_hears_its_repositories_made_and_deleted() {
     actions.sort();
     assert_eq!(actions, ["created", "deleted"]);
 }
+
+#[tokio::test]
+async fn assignments_labels_milestones_review_requests_and_reviews_have_their_events() {
+    let r = issue_repo(false).await;
+    let receiver = Receiver::start().await;
+    let owner = Auth::Token(&r.owner.token);
+    let writer = Auth::Token(&r.writer.token);
+    let made = r
+        .api
+        .call(
+            "POST",
+            &format!("{}/hooks", r.repo_path),
+            owner,
+            Some(hook(&receiver.url, &["issues", "pull_request"], "json")),
+        )
+        .await;
+    assert_eq!(made.status, 201, "{:?}", made.body);
+    let label = json!({"name": "bug", "color": "#ee0701"});
+    let label = r
+        .api
+        .call(
+            "POST",
+            &format!("{}/labels", r.repo_path),
+            owner,
+            Some(label),
+        )
+        .await;
+    assert_eq!(label.status, 201, "{:?}", label.body);
+    let milestone = json!({"title": "v1"});
+    let milestone = r
+        .api
+        .call(
+            "POST",
+            &format!("{}/milestones", r.repo_path),
+            owner,
+            Some(milestone),
+        )
+        .await;
+    assert_eq!(milestone.status, 201, "{:?}", milestone.body);
+    let issue = json!({"title": "triage me"});
+    let issue = r.api.call("POST", &r.base, owner, Some(issue)).await;
+    let one = format!("{}/{}", r.base, issue.body["number"]);
+    let triage = json!({
+        "assignees": [r.writer.name],
+        "milestone": milestone.body["id"],
+    });
+    assert_eq!(
+        r.api.call("PATCH", &one, owner, Some(triage)).await.status,
+        201
+    );
+    let labels = json!({"labels": [label.body["id"]]});
+    let labelled = r
+        .api
+        .call("POST", &format!("{one}/labels"), owner, Some(labels))
+        .await;
+    assert_eq!(labelled.status, 200, "{:?}", labelled.body);
+    let pr = json!({"title": "review me", "head": "feature", "base": "main"});
+    let pr = r
+        .api
+        .call("POST", &format!("{}/pulls", r.repo_path), owner, Some(pr))
+        .await;
+    assert_eq!(pr.status, 201, "{:?}", pr.body);
+    let pull = format!("{}/pulls/{}", r.repo_path, pr.body["number"]);
+    let ask = json!({"reviewers": [r.writer.name]});
+    let asked = r
+        .api
+        .call(
+            "POST",
+            &format!("{pull}/requested_reviewers"),
+            owner,
+            Some(ask),
+        )
+        .await;
+    assert_eq!(asked.status, 201, "{:?}", asked.body);
+    let review = json!({"event": "APPROVED", "body": "lgtm"});
+    let reviewed = r
+        .api
+        .call("POST", &format!("{pull}/reviews"), writer, Some(review))
+        .await;
+    assert_eq!(reviewed.status, 200, "{:?}", reviewed.body);
+
+    let got = receiver.wait_for(7, WAIT).await;
+    let mut seen: Vec<(String, String, String)> = got
+        .iter()
+        .map(|d| {
+            assert_eq!(d.header("x-gitea-signature"), hmac_hex(&d.body));
+            (
+                d.header("x-gitea-event").to_string(),
+                d.header("x-gitea-event-type").to_string(),
+                d.json()["action"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    seen.sort();
+    let want = [
+        ("issues", "issue_assign", "assigned"),
+        ("issues", "issue_label", "label_updated"),
+        ("issues", "issue_milestone", "milestoned"),
+        ("issues", "issues", "opened"),
+        ("pull_request", "pull_request", "opened"),
+        (
+            "pull_request",
+            "pull_request_review_request",
+            "review_requested",
+        ),
+        (
+            "pull_request_approved",
+            "pull_request_review_approved",
+            "reviewed",
+        ),
+    ];
+    assert_eq!(
+        seen,
+        want.map(|(a, b, c)| (a.to_string(), b.to_string(), c.to_string()))
+    );
+    for d in &got {
+        let p = d.json();
+        match d.header("x-gitea-event-type") {
+            "issue_assign" => assert_eq!(p["issue"]["assignees"][0]["login"], r.writer.name),
+            "issue_label" => assert_eq!(p["issue"]["labels"][0]["name"], "bug"),
+            "issue_milestone" => assert_eq!(p["issue"]["milestone"]["title"], "v1"),
+            "pull_request_review_request" => {
+                assert_eq!(p["requested_reviewer"]["login"], r.writer.name);
+                assert_eq!(p["sender"]["login"], r.owner.name);
+            }
+            "pull_request_review_approved" => {
+                assert_eq!(
+                    p["review"],
+                    json!({"type": "pull_request_review_approved", "content": "lgtm"})
+                );
+                assert_eq!(p["sender"]["login"], r.writer.name);
+                assert_eq!(p["pull_request"]["title"], "review me");
+            }
+            _ => {}
+        }
+    }
+}
