@@ -3,7 +3,7 @@
 round trips, read units and latency of the release issue-search function
 (and the issues function, for comments) as repositories and issues are
 added. Run by scripts/bench-scale.sh, which seeds the table
-(tests/src/bin/seed.rs) and calls:
+(tests/src/bin/seed/) and calls:
 
   scale.py measure STATE POINT BIN_DIR RESULTS ADMIN_TOKEN USER_TOKEN USER500_TOKEN
       after point POINT (1-4) is seeded: the search rows for four callers,

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `make bench-scale`: whether every search filter costs O(page). Seeds
-# (tests/src/bin/seed.rs, straight into the table, as the stream consumer
+# (tests/src/bin/seed/, straight into the table, as the stream consumer
 # would have filed it) 40, 400 and 2,000 public repositories with 2,000
 # issues, then 20,000 issues, beside 500 private repositories; after each
 # point, bench/scale.py asks the release issue-search function (and the
