@@ -134,11 +134,11 @@ pub async fn redeliver(db: &Db, hook: &HookRecord, id: &str) -> Result<Entry> {
         created: now,
         ..first
     };
-    db.put(|p| {
-        p.set_item(again.to_item().ok())
-            .condition_expression("attribute_not_exists(pk)")
-    })
-    .await?;
+    // A transaction, so that a request with an Idempotency-Key carries its
+    // marker (db::Db::mark_idempotent).
+    let mut tx = db.tx();
+    tx.put_if_absent(again.to_item()?)?;
+    db.transact(tx).await?;
     Ok(Entry {
         delivery: again,
         attempts: Vec::new(),
