@@ -16,6 +16,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+use super::{happened::Happening, model::HookRecord};
 use crate::db::{self, Db, DbError, Item, keys::key};
 
 /// How long deliveries, their attempts and payloads are kept.
@@ -126,6 +127,32 @@ fn ttl(now_ms: i64) -> AttributeValue {
 }
 
 impl DeliveryRecord {
+    /// A new delivery `id` of event `event_id` (`h`) to `hook`, pending
+    /// and filed one lease ahead, so the sweeper covers a sender that dies.
+    pub fn pending(
+        id: String,
+        hook: &HookRecord,
+        h: &Happening,
+        event_id: &str,
+        now_ms: i64,
+    ) -> Self {
+        DeliveryRecord {
+            id,
+            hook_id: hook.id,
+            hook_pk: super::store::pk(&hook.owner),
+            event: h.event.to_string(),
+            action: h.action.to_string(),
+            payload: event_id.to_string(),
+            state: PENDING.into(),
+            attempts: 0,
+            due: now_ms + LEASE.as_millis() as i64,
+            touch: 0,
+            redelivery_of: String::new(),
+            test: false,
+            created: now_ms,
+        }
+    }
+
     /// The stored item: listed by time under its hook (`gsi2`), and filed
     /// by due time (`gsi1`) while pending.
     pub fn to_item(&self) -> Result<Item, DbError> {

@@ -184,19 +184,8 @@ pub async fn test(
         .unwrap_or_default();
     let event_id = uuid::Uuid::new_v4().to_string();
     let d = DeliveryRecord {
-        id: uuid::Uuid::new_v4().to_string(),
-        hook_id: hook.id,
-        hook_pk: super::store::pk(&hook.owner),
-        event: h.event.into(),
-        action: h.action.into(),
-        payload: event_id.clone(),
-        state: PENDING.into(),
-        attempts: 0,
-        due: now + LEASE.as_millis() as i64,
-        touch: 0,
-        redelivery_of: String::new(),
         test: true,
-        created: now,
+        ..DeliveryRecord::pending(uuid::Uuid::new_v4().to_string(), hook, &h, &event_id, now)
     };
     delivery::create(db, &event_id, &body, std::slice::from_ref(&d), now).await?;
     Ok(d)

@@ -14,7 +14,7 @@ use std::{
 use futures::future::BoxFuture;
 
 use super::{
-    delivery::{self, DeliveryRecord, LEASE, PENDING},
+    delivery::{self, DeliveryRecord},
     happened::{self, Happening, Subject},
     model::HookRecord,
     payload::{self, RepoFacts},
@@ -143,20 +143,9 @@ impl Notifier {
             let now = time::now_ms();
             let deliveries: Vec<DeliveryRecord> = wanted
                 .iter()
-                .map(|k| DeliveryRecord {
-                    id: delivery::derived_id(&[&change.seq, &n, &k.id.to_string()]),
-                    hook_id: k.id,
-                    hook_pk: super::store::pk(&k.owner),
-                    event: h.event.to_string(),
-                    action: h.action.to_string(),
-                    payload: event_id.clone(),
-                    state: PENDING.into(),
-                    attempts: 0,
-                    due: now + LEASE.as_millis() as i64,
-                    touch: 0,
-                    redelivery_of: String::new(),
-                    test: false,
-                    created: now,
+                .map(|k| {
+                    let id = delivery::derived_id(&[&change.seq, &n, &k.id.to_string()]);
+                    DeliveryRecord::pending(id, k, h, &event_id, now)
                 })
                 .collect();
             delivery::create(db, &event_id, &body, &deliveries, now).await?;
