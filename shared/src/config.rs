@@ -278,6 +278,15 @@ pub enum Dimensions {
 }
 
 impl Dimensions {
+    /// For lines that have no route (the stream consumer's): per function
+    /// whatever the setting, or none.
+    pub fn without_route(self) -> Self {
+        match self {
+            Self::None => Self::None,
+            Self::Function | Self::Route => Self::Function,
+        }
+    }
+
     pub fn parse(value: &str) -> Option<Self> {
         match value {
             "function" => Some(Self::Function),

@@ -60,10 +60,7 @@ struct SweepLine<'a> {
 
 /// Per function whatever the detail asked for (no route here).
 fn dimensions(config: &Config) -> Dimensions {
-    match config.metrics_dimensions {
-        Dimensions::None => Dimensions::None,
-        Dimensions::Function | Dimensions::Route => Dimensions::Function,
-    }
+    config.metrics_dimensions.without_route()
 }
 
 fn write(line: &impl Serialize) {

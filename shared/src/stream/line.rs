@@ -101,10 +101,7 @@ impl BatchLine<'_> {
         timestamp: u64,
     ) -> String {
         // A batch has no route: per function whatever the detail asked for.
-        let dimensions = match dimensions {
-            Dimensions::None => Dimensions::None,
-            Dimensions::Function | Dimensions::Route => Dimensions::Function,
-        };
+        let dimensions = dimensions.without_route();
         let cost = self.cost;
         let line = Line {
             // Kept at every ApplicationLogLevel, as the request line is.
