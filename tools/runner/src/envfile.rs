@@ -19,6 +19,36 @@ pub fn valid_key(key: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '-')
 }
 
+/// A key that must not be put into the docker CLI's (or git's) own
+/// environment, as build-time and multiline values are: it would change
+/// how the CLI itself runs (`DOCKER_HOST`, `LD_PRELOAD`, `PATH`...).
+pub fn steers_the_cli(key: &str) -> bool {
+    let upper = key.to_ascii_uppercase();
+    const NAMES: &[&str] = &[
+        "PATH",
+        "HOME",
+        "USER",
+        "SHELL",
+        "TMPDIR",
+        "IFS",
+        crate::TOKEN_ENV,
+    ];
+    const PREFIXES: &[&str] = &[
+        "DOCKER_",
+        "BUILDKIT_",
+        "BUILDX_",
+        "COMPOSE_",
+        "LD_",
+        "DYLD_",
+        "GIT_",
+        "SSL_",
+        "XDG_",
+    ];
+    NAMES.contains(&upper.as_str())
+        || PREFIXES.iter().any(|p| upper.starts_with(p))
+        || upper.ends_with("_PROXY")
+}
+
 /// The runtime variables for `docker run`: the env file's text, and the
 /// variables that cannot be in it (multiline values).
 pub fn for_docker_run(env: &[EnvVar]) -> (String, Vec<&EnvVar>) {
@@ -105,6 +135,23 @@ mod tests {
             for_compose(&env),
             "A='plain $HOME'\nB=\"it's \\\"x\\\" \\\\ \\$y\\nz\"\n"
         );
+    }
+
+    #[test]
+    fn keys_that_would_steer_the_cli() {
+        for key in [
+            "DOCKER_HOST",
+            "ld_preload",
+            "PATH",
+            "GIT_SSH_COMMAND",
+            "https_proxy",
+            "RUNNER_TOKEN",
+        ] {
+            assert!(steers_the_cli(key), "{key}");
+        }
+        for key in ["NODE_ENV", "APP_DOCKER_TAG", "PATHNAME", "API_KEY"] {
+            assert!(!steers_the_cli(key), "{key}");
+        }
     }
 
     #[test]

@@ -73,8 +73,9 @@ impl Job {
     }
 }
 
-/// One environment variable, decrypted for this run only.
-#[derive(Debug, Clone, Default, Deserialize, Serialize)]
+/// One environment variable, decrypted for this run only. Its `Debug`
+/// leaves the value out, so no log of a job can show one.
+#[derive(Clone, Default, Deserialize, Serialize)]
 pub struct EnvVar {
     pub key: String,
     #[serde(default)]
@@ -91,6 +92,17 @@ pub struct EnvVar {
 
 fn yes() -> bool {
     true
+}
+
+impl std::fmt::Debug for EnvVar {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EnvVar")
+            .field("key", &self.key)
+            .field("value", &"********")
+            .field("is_buildtime", &self.is_buildtime)
+            .field("is_runtime", &self.is_runtime)
+            .finish_non_exhaustive()
+    }
 }
 
 /// A clean-up record: `200` from `POST /runner/v1/cleanups/claim`.
@@ -160,6 +172,7 @@ mod tests {
         assert_eq!(job.env[0].key, "K");
         assert!(job.env[0].is_buildtime && job.env[0].is_runtime);
         assert_eq!(job.timeout_seconds, Some(3600));
+        assert!(!format!("{job:?}").contains("\"V\""), "{job:?}");
     }
 
     #[test]

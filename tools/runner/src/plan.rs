@@ -167,7 +167,7 @@ fn deploy(job: &Job, container: &str, dir: &Path) -> Result<Plan, PlanError> {
                 steps: Vec::new(),
             };
             plan.steps
-                .push(build_step(job, &image, &dockerfile, &build));
+                .push(build_step(job, &image, &dockerfile, &build)?);
             run_container(&mut plan, job, container, &image, dir)?;
             Ok(plan)
         }
@@ -276,12 +276,30 @@ fn from_git(job: &Job, container: &str, dir: &Path) -> Result<Plan, PlanError> {
         ));
     }
     let image = built_image(job, container)?;
-    plan.steps.push(build_step(job, &image, &dockerfile, &base));
+    plan.steps
+        .push(build_step(job, &image, &dockerfile, &base)?);
     run_container(&mut plan, job, container, &image, dir)?;
     Ok(plan)
 }
 
-fn build_step(job: &Job, image: &str, dockerfile: &Path, context: &Path) -> Step {
+/// Values handed to a child in its environment, once no key among them
+/// would steer the CLI.
+fn child_env(vars: &[&EnvVar], how: &str) -> Result<Vec<(String, String)>, PlanError> {
+    if let Some(var) = vars.iter().find(|v| envfile::steers_the_cli(&v.key)) {
+        return Err(invalid(format!(
+            "environment variable {} cannot be {how} here: docker reads it from its own environment, where that name would change how docker itself runs",
+            var.key
+        )));
+    }
+    Ok(pairs(vars))
+}
+
+fn build_step(
+    job: &Job,
+    image: &str,
+    dockerfile: &Path,
+    context: &Path,
+) -> Result<Step, PlanError> {
     let mut args = strings(["build"]);
     if job.force_rebuild {
         args.push("--no-cache".into());
@@ -292,10 +310,10 @@ fn build_step(job: &Job, image: &str, dockerfile: &Path, context: &Path) -> Step
         args.extend(strings(["--build-arg", &var.key]));
     }
     args.push(path(context));
-    Step {
-        env: pairs(&buildtime),
+    Ok(Step {
+        env: child_env(&buildtime, "a build-time variable")?,
         ..Step::docker("docker build", args)
-    }
+    })
 }
 
 /// Replace the container: remove the old one (if any), run the new one.
@@ -349,7 +367,7 @@ fn run_container(
     }
     args.push(image.to_owned());
     plan.steps.push(Step {
-        env: pairs(&outside),
+        env: child_env(&outside, "a multiline runtime variable")?,
         ..Step::docker("docker run", args)
     });
     Ok(())

@@ -401,6 +401,27 @@ fn bad_names_ports_and_keys_are_refused() {
 }
 
 #[test]
+fn values_that_would_steer_docker_itself_are_refused() {
+    let mut j = dockerfile_job();
+    j.env[0].key = "DOCKER_HOST".into();
+    let err = plan(&j, Path::new(DIR)).unwrap_err().to_string();
+    assert!(
+        err.contains("DOCKER_HOST cannot be a build-time variable"),
+        "{err}"
+    );
+    let mut j = job("dockerimage");
+    j.env[3].key = "LD_PRELOAD".into();
+    assert!(
+        plan(&j, Path::new(DIR)).is_err(),
+        "multiline runtime: in the CLI's environment"
+    );
+    // In the env file such a name is only the container's business.
+    let mut j = job("dockerimage");
+    j.env[1].key = "DOCKER_HOST".into();
+    assert!(plan(&j, Path::new(DIR)).is_ok());
+}
+
+#[test]
 fn no_argument_ever_holds_an_env_value() {
     let values: Vec<String> = env()
         .iter()
