@@ -11,7 +11,12 @@
 //! values that come from the job (names, image, branch, paths, ports) are
 //! checked so that none can be read as an option.
 
-use std::path::{Component, Path, PathBuf};
+mod args;
+
+use std::path::{Path, PathBuf};
+
+pub(crate) use args::container_name;
+use args::{built_image, commit, git_word, image_ref, port_mappings, relative};
 
 use crate::{
     envfile,
@@ -224,11 +229,8 @@ fn from_git(job: &Job, container: &str, dir: &Path) -> Result<Plan, PlanError> {
         .as_deref()
         .filter(|b| !b.is_empty())
         .unwrap_or("main");
-    for (what, value) in [("repository", repo), ("branch", branch)] {
-        if value.starts_with('-') || value.contains(char::is_whitespace) {
-            return Err(invalid(format!("git {what} {value:?} is not usable")));
-        }
-    }
+    git_word("repository", repo)?;
+    git_word("branch", branch)?;
     let src = dir.join("src");
     let base = src.join(relative(job.base_directory.as_deref().unwrap_or("/"))?);
     let dockerfile = base.join(relative(
@@ -252,11 +254,7 @@ fn from_git(job: &Job, container: &str, dir: &Path) -> Result<Plan, PlanError> {
             &path(&src),
         ]),
     ));
-    let sha = job.git_commit_sha.as_deref().unwrap_or("HEAD");
-    if !sha.is_empty() && !sha.eq_ignore_ascii_case("HEAD") {
-        if !(4..=64).contains(&sha.len()) || !sha.chars().all(|c| c.is_ascii_hexdigit()) {
-            return Err(invalid(format!("git commit {sha:?} is not a commit hash")));
-        }
+    if let Some(sha) = commit(job.git_commit_sha.as_deref().unwrap_or("HEAD"))? {
         let src = path(&src);
         // A shallow clone holds only the branch's tip: fetch the commit.
         plan.steps.push(git(
@@ -347,18 +345,7 @@ fn run_container(
     for var in &outside {
         args.extend(strings(["-e", &var.key]));
     }
-    for mapping in job.ports_mappings.as_deref().unwrap_or_default().split(',') {
-        let mapping = mapping.trim();
-        if mapping.is_empty() {
-            continue;
-        }
-        let usable = !mapping.starts_with('-')
-            && mapping
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || ":.-/[]".contains(c));
-        if !usable {
-            return Err(invalid(format!("port mapping {mapping:?} is not usable")));
-        }
+    for mapping in port_mappings(job.ports_mappings.as_deref().unwrap_or_default())? {
         args.extend(strings(["-p", mapping]));
     }
     let exposes = job.ports_exposes.as_deref().unwrap_or("80");
@@ -371,90 +358,6 @@ fn run_container(
         ..Step::docker("docker run", args)
     });
     Ok(())
-}
-
-/// `<container>:<deployment uuid>`, the tag of an image built here.
-fn built_image(job: &Job, container: &str) -> Result<String, PlanError> {
-    let tag = &job.deployment_uuid;
-    if !tag_like(tag) {
-        return Err(invalid(format!(
-            "deployment uuid {tag:?} is not usable as an image tag"
-        )));
-    }
-    Ok(format!("{}:{tag}", container.to_lowercase()))
-}
-
-/// `name:tag`, or `name@sha256:…` when the tag is a digest.
-fn image_ref(job: &Job) -> Result<String, PlanError> {
-    let name = job
-        .docker_registry_image_name
-        .as_deref()
-        .unwrap_or_default();
-    let tag = job
-        .docker_registry_image_tag
-        .as_deref()
-        .filter(|t| !t.is_empty())
-        .unwrap_or("latest");
-    let name_ok = !name.is_empty()
-        && name
-            .chars()
-            .next()
-            .is_some_and(|c| c.is_ascii_alphanumeric())
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "._-/:".contains(c));
-    if !name_ok {
-        return Err(invalid(format!("docker image {name:?} is not usable")));
-    }
-    if let Some(digest) = tag.strip_prefix("sha256:")
-        && digest.chars().all(|c| c.is_ascii_hexdigit())
-    {
-        return Ok(format!("{name}@{tag}"));
-    }
-    if !tag_like(tag) {
-        return Err(invalid(format!("docker image tag {tag:?} is not usable")));
-    }
-    Ok(format!("{name}:{tag}"))
-}
-
-fn tag_like(tag: &str) -> bool {
-    (1..=128).contains(&tag.len())
-        && tag
-            .chars()
-            .next()
-            .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
-        && tag
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "_.-".contains(c))
-}
-
-pub(crate) fn container_name(name: &str) -> Result<String, PlanError> {
-    let ok = name
-        .chars()
-        .next()
-        .is_some_and(|c| c.is_ascii_alphanumeric())
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "_.-".contains(c));
-    if ok {
-        Ok(name.to_owned())
-    } else {
-        Err(invalid(format!("container name {name:?} is not usable")))
-    }
-}
-
-/// A path from the job (`/`, `/app/Dockerfile`) as a path under the clone;
-/// `..` is refused.
-fn relative(p: &str) -> Result<PathBuf, PlanError> {
-    let mut out = PathBuf::new();
-    for component in Path::new(p).components() {
-        match component {
-            Component::Normal(c) => out.push(c),
-            Component::RootDir | Component::CurDir => {}
-            _ => return Err(invalid(format!("path {p:?} leaves the repository"))),
-        }
-    }
-    Ok(out)
 }
 
 fn pairs(vars: &[&EnvVar]) -> Vec<(String, String)> {
