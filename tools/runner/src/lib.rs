@@ -6,9 +6,10 @@
 //! I/O (`labels`, `envfile` help it); `run` carries a plan out through
 //! `child`, `logs` and `workdir`, telling a `report::Reporter` what
 //! happens; `api` is that reporter over HTTP; `cleanup` removes what
-//! deleted applications left.
+//! deleted applications left; `backoff` paces an idle runner's claims.
 
 pub mod api;
+pub mod backoff;
 pub mod child;
 pub mod cleanup;
 pub mod envfile;

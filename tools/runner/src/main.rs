@@ -9,11 +9,12 @@
 //! the protocol (a refused token, an unreachable or unexpected API); a
 //! deployment that failed was reported and is not the runner's failure.
 
-use std::{path::PathBuf, process::ExitCode, time::Duration};
+use std::{path::PathBuf, process::ExitCode};
 
 use runner::{
     TOKEN_ENV,
     api::Client,
+    backoff::Backoff,
     cleanup,
     report::ApiError,
     run::{self, Settings},
@@ -22,9 +23,6 @@ use runner::{
 const USAGE: &str =
     "usage: runner --api URL [--token-file PATH] [--once] [--work-dir DIR] [--docker PATH]
   the token is read from --token-file or the RUNNER_TOKEN environment variable";
-
-const FIRST_WAIT: Duration = Duration::from_secs(2);
-const LONGEST_WAIT: Duration = Duration::from_secs(30);
 
 struct Args {
     api: String,
@@ -110,7 +108,7 @@ async fn main() -> ExitCode {
 /// Claim and carry out deployments and clean-ups; returns only with
 /// `--once` or on an error the runner cannot carry on after.
 async fn serve(client: &Client, settings: &Settings, once: bool) -> Result<(), ApiError> {
-    let mut wait = FIRST_WAIT;
+    let mut backoff = Backoff::default();
     loop {
         let mut worked = false;
         match client.claim().await {
@@ -122,8 +120,15 @@ async fn serve(client: &Client, settings: &Settings, once: bool) -> Result<(), A
                     build_pack = job.build_pack.as_deref().unwrap_or("-"),
                     "claimed"
                 );
-                let outcome = run::execute(client, settings, &job).await?;
-                tracing::info!(deployment = %job.deployment_uuid, ?outcome, "done");
+                match run::execute(client, settings, &job).await {
+                    Ok(outcome) => {
+                        tracing::info!(deployment = %job.deployment_uuid, ?outcome, "done");
+                    }
+                    Err(e) if once || e == ApiError::Unauthorized => return Err(e),
+                    Err(e) => {
+                        tracing::warn!(deployment = %job.deployment_uuid, error = %e, "run not reported")
+                    }
+                }
                 worked = true;
             }
             Ok(None) => {}
@@ -154,10 +159,9 @@ async fn serve(client: &Client, settings: &Settings, once: bool) -> Result<(), A
             return Ok(());
         }
         if worked {
-            wait = FIRST_WAIT;
-            continue;
+            backoff.reset();
+        } else {
+            tokio::time::sleep(backoff.idle()).await;
         }
-        tokio::time::sleep(wait).await;
-        wait = (wait * 2).min(LONGEST_WAIT);
     }
 }

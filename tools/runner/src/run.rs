@@ -84,8 +84,8 @@ enum StepEnd {
     NotStarted(String),
 }
 
-/// Run `job` to its end and report it. `Err` only when the API refused the
-/// runner's token, which the caller should treat as fatal.
+/// Run `job` to its end and report it. `Err` when the API refused the
+/// runner's token (fatal for the runner) or the end could not be reported.
 pub async fn execute<R: Reporter>(
     reporter: &R,
     settings: &Settings,
