@@ -66,6 +66,7 @@ async fn dockerimage_pulls_replaces_and_runs_with_an_env_file() {
         "build-time only"
     );
     has(&record, "envfile-mode:600");
+    has(&record, "env:CERT=set");
     let env_file = arg_after(run_args, "--env-file");
     assert!(
         !std::path::Path::new(env_file).exists(),
