@@ -20,6 +20,8 @@ started=$SECONDS
 ensure_cargo_lambda
 scripts/dynamodb-local.sh install
 mkdir -p .local
+# Secrets at rest are sealed under a local key instead of KMS.
+use_secrets_key "$ROOT/.local/secrets.key"
 
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; }

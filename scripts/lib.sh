@@ -96,3 +96,14 @@ start_pump() {
   export PUMP_URL="http://127.0.0.1:$port"
   wait_http "$PUMP_URL/stats" 30 || { cat "$log" >&2; return 1; }
 }
+
+# The local master key of secrets at rest (shared/src/seal), in place of
+# KMS: made once, kept in .local (git-ignored), mode 0600. `make dev`
+# keeps it with its data; a test run has its own.
+use_secrets_key() {
+  local file="$1"
+  if [ ! -s "$file" ]; then
+    (umask 077 && python3 -c 'import secrets; print(secrets.token_hex(32))' >"$file")
+  fi
+  export SECRETS_KEY_FILE="$file"
+}

@@ -22,8 +22,10 @@ pub struct App {
 impl App {
     pub async fn new(config: Config) -> Self {
         let clients = db::connect(&config).await;
+        let sealer = crate::seal::Sealer::from_config(&config, clients.sdk.as_ref());
         let db = Db::new(clients, config.table_name.clone())
-            .with_transaction_limit(config.transaction_limit);
+            .with_transaction_limit(config.transaction_limit)
+            .with_sealer(sealer);
         Self {
             tokens: Arc::new(TokenCache::new(config.token_cache_ttl)),
             config: Arc::new(config),

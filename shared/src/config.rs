@@ -66,6 +66,17 @@ pub struct Config {
     /// (`HOOK_RETRY_SECONDS`, comma-separated; default 10, 60, 300, 900,
     /// 2700: six attempts over more than an hour). Tests shorten it.
     pub hook_retries: Vec<Duration>,
+    /// The master key of secrets at rest ([`crate::seal`]):
+    /// `SECRETS_KMS_KEY_ID` on AWS, `SECRETS_KEY_FILE` locally.
+    pub secrets_key: Option<SecretsKey>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SecretsKey {
+    /// A KMS key's id, alias or ARN.
+    Kms(String),
+    /// A file holding 64 hex digits.
+    File(String),
 }
 
 /// Most retries a schedule may hold.
@@ -166,6 +177,17 @@ impl Config {
             metrics_dimensions,
             hook_allowed_hosts,
             hook_retries,
+            secrets_key: match (get("SECRETS_KMS_KEY_ID"), get("SECRETS_KEY_FILE")) {
+                (Some(id), None) => Some(SecretsKey::Kms(id)),
+                (None, Some(path)) => Some(SecretsKey::File(path)),
+                (None, None) => None,
+                (Some(_), Some(_)) => {
+                    return Err(ConfigError {
+                        name: "SECRETS_KMS_KEY_ID",
+                        problem: "set it or SECRETS_KEY_FILE, not both".into(),
+                    });
+                }
+            },
         })
     }
 

@@ -20,6 +20,7 @@ pub mod name;
 pub mod outbound;
 pub mod page;
 pub mod repos;
+pub mod seal;
 pub mod stream;
 pub mod telemetry;
 #[cfg(feature = "testing")]

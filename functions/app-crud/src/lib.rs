@@ -1,13 +1,19 @@
 //! App-crud function: list, read, update and delete the team's
 //! applications. Reads need `read`, writes `write`; secrets show only for
-//! `read:sensitive` or `root`.
+//! `read:sensitive` or `root`. Also the applications' environment
+//! variables (`envs.rs`).
+
+mod envs;
 
 use lambda_http::http::StatusCode;
 use serde_json::{Value, json};
 use shared::{
     Result,
     auth::scope::Ability::{Read, Write},
-    db::Action::{BatchGetItem, DeleteItem, GetItem, PutItem, Query, UpdateItem},
+    db::Action::{
+        BatchGetItem, BatchWriteItem, ConditionCheckItem, DeleteItem, GetItem, PutItem, Query,
+        UpdateItem,
+    },
     deploy::{apps, patch, views},
     http::{
         Archived::Free, Ctx, Guard::Ability, Limits, Response, Sees, deploy_team,
@@ -46,7 +52,9 @@ const LIST: Limits = Limits {
 shared::routes! {
     dialect: Deploy;
     dynamodb {
-        table: &[GetItem, BatchGetItem, Query, PutItem, UpdateItem, DeleteItem],
+        // ConditionCheckItem: variables are written only to an existing
+        // application; BatchWriteItem: a deleted application's variables.
+        table: &[GetItem, BatchGetItem, Query, PutItem, UpdateItem, DeleteItem, ConditionCheckItem, BatchWriteItem],
         // an application's deployments
         indexes: &[Query],
         rare: &[],
@@ -63,7 +71,27 @@ shared::routes! {
     DELETE "/api/v1/applications/{uuid}" {
         guard: Ability(Write), archived: Free, sees: Sees::DEPLOY, idempotent: false, limits: Limits::SMALL,
     } => delete;
+    GET "/api/v1/applications/{uuid}/envs" {
+        guard: Ability(Read), archived: Free, sees: Sees::DEPLOY, idempotent: false, limits: ENVS,
+    } => envs::list;
+    POST "/api/v1/applications/{uuid}/envs" {
+        guard: Ability(Write), archived: Free, sees: Sees::DEPLOY, idempotent: true, limits: ENV,
+    } => envs::create;
+    PATCH "/api/v1/applications/{uuid}/envs" {
+        guard: Ability(Write), archived: Free, sees: Sees::DEPLOY, idempotent: false, limits: ENV,
+    } => envs::update;
+    PATCH "/api/v1/applications/{uuid}/envs/bulk" {
+        guard: Ability(Write), archived: Free, sees: Sees::DEPLOY, idempotent: false, limits: Limits::FILES,
+    } => envs::bulk;
+    DELETE "/api/v1/applications/{uuid}/envs/{env_uuid}" {
+        guard: Ability(Write), archived: Free, sees: Sees::DEPLOY, idempotent: false, limits: Limits::SMALL,
+    } => envs::delete;
 }
+
+/// One variable: a value of 32 KiB may double when escaped as JSON.
+const ENV: Limits = Limits::body(80 * 1024);
+/// An application's variables: at most 200, and 256 KiB of values.
+const ENVS: Limits = Limits::list(&[]);
 
 /// The team's applications by name. Each is trimmed to the route's limits
 /// as it arrives, so memory holds about one response however large the

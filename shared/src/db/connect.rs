@@ -63,6 +63,7 @@ pub async fn connect(config: &Config) -> Clients {
     Clients {
         retrying: Client::new(&shared),
         once: Client::from_conf(once),
+        sdk: Some(shared),
     }
 }
 
@@ -93,4 +94,6 @@ impl HttpClient for LazyRoots {
 pub struct Clients {
     pub retrying: Client,
     pub once: Client,
+    /// The loaded AWS configuration, for the process's other clients (KMS).
+    pub sdk: Option<aws_config::SdkConfig>,
 }

@@ -127,6 +127,8 @@ pub struct Db {
     /// operators' tools (bootstrap, check-data, seeding), which may call
     /// anything.
     grant: Option<&'static Grant>,
+    /// Seals and opens secrets (`crate::seal`), shared by the process.
+    sealer: Arc<crate::seal::Sealer>,
 }
 
 impl Db {
@@ -138,6 +140,7 @@ impl Db {
             request: Arc::default(),
             transaction_limit: 100,
             grant: None,
+            sealer: Arc::new(crate::seal::Sealer::new(None)),
         }
     }
 
@@ -147,6 +150,7 @@ impl Db {
             Clients {
                 retrying: client.clone(),
                 once: client,
+                sdk: None,
             },
             table,
         )
@@ -158,6 +162,21 @@ impl Db {
         self
     }
 
+    /// The same handle, sealing secrets with `sealer`.
+    pub fn with_sealer(mut self, sealer: crate::seal::Sealer) -> Self {
+        self.sealer = Arc::new(sealer);
+        self
+    }
+
+    /// Items one transaction may hold.
+    pub fn transaction_limit(&self) -> usize {
+        self.transaction_limit
+    }
+
+    pub fn sealer(&self) -> &crate::seal::Sealer {
+        &self.sealer
+    }
+
     /// A handle with fresh metrics and state, for the next request.
     pub fn for_request(&self) -> Self {
         Self {
@@ -167,6 +186,7 @@ impl Db {
             request: Arc::default(),
             transaction_limit: self.transaction_limit,
             grant: self.grant,
+            sealer: self.sealer.clone(),
         }
     }
 

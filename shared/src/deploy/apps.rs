@@ -11,6 +11,7 @@ use crate::{
     db::{self, Db, keys},
     deploy::{
         deployments::{self, DeploymentRecord},
+        envs,
         error::{Error, Object, Result},
         model::{self, domains, input::Problems},
         projects::{self, EnvironmentRecord},
@@ -395,6 +396,12 @@ pub async fn delete(db: &Db, team: &Team, app: &AppRecord, flags: &[(&str, bool)
         db,
         "deployments of a deleted application",
         deployments::cancel_queued(db, team, &app.uuid),
+    )
+    .await;
+    db::cleanup(
+        db,
+        "environment variables of a deleted application",
+        async { Ok::<_, Error>(envs::remove_all(db, team, &app.uuid).await?) },
     )
     .await;
     Ok(())

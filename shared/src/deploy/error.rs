@@ -21,6 +21,7 @@ pub enum Object {
     PrivateKey,
     ProviderApp,
     Deployment,
+    EnvironmentVariable,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -57,6 +58,18 @@ pub enum Error {
     /// The stored settings would not fit one item.
     #[error("settings of {size} bytes (most {max})")]
     SettingsTooLarge { size: usize, max: usize },
+    /// A request the deploy API refuses with Coolify's plain 400.
+    #[error("bad request: {0}")]
+    BadRequest(String),
+    /// An environment variable of that key exists in that scope.
+    #[error("the environment variable exists")]
+    EnvExists,
+    /// An application's variables would pass their count or size bound.
+    #[error("too many or too large environment variables")]
+    EnvLimits,
+    /// Sealing or opening a secret failed (configuration, KMS).
+    #[error(transparent)]
+    Seal(#[from] crate::seal::SealError),
     /// Transient, nothing changed: retry.
     #[error("busy: {0}")]
     Busy(&'static str),

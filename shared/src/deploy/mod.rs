@@ -24,6 +24,7 @@
 pub mod apps;
 pub mod create;
 pub mod deployments;
+pub mod envs;
 mod error;
 pub mod model;
 pub mod patch;

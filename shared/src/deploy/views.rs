@@ -119,3 +119,32 @@ pub fn key(k: &KeyRecord) -> Value {
         "updated_at": k.updated_at,
     })
 }
+
+/// An environment variable as Coolify shows it. `value` and `real_value`
+/// (the same here: there are no shared variables to resolve) only when
+/// the caller may see them ([`super::envs::Shown`]).
+pub fn env(e: &super::envs::Shown) -> Value {
+    let r = &e.record;
+    let mut v = json!({
+        "uuid": r.uuid,
+        "key": r.key,
+        "is_preview": r.is_preview,
+        "is_literal": r.is_literal,
+        "is_multiline": r.is_multiline,
+        "is_shown_once": r.is_shown_once,
+        "is_runtime": r.is_runtime,
+        "is_buildtime": r.is_buildtime,
+        "is_shared": false,
+        "is_required": false,
+        "comment": r.comment,
+        "order": null,
+        "application_uuid": r.application_uuid,
+        "created_at": r.created_at,
+        "updated_at": r.updated_at,
+    });
+    if let Some(value) = &e.value {
+        v["value"] = json!(value);
+        v["real_value"] = json!(value);
+    }
+    v
+}

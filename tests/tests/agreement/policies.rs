@@ -80,6 +80,9 @@ fn granted_by_template() -> BTreeMap<String, BTreeSet<Permission>> {
         .map(|(binary, _)| (binary, BTreeSet::new()))
         .collect();
     for (binary, iam, on) in statements() {
+        if iam.starts_with("kms:") {
+            continue; // secrets_key_grants_only_the_functions_that_seal
+        }
         let action = iam
             .strip_prefix("dynamodb:")
             .and_then(Action::parse)
@@ -108,6 +111,38 @@ fn template_policies_match_the_grants() {
         Some(&BTreeSet::new()),
         "the fallback function never reads the table"
     );
+}
+
+/// The functions that seal or open secrets (environment variables for
+/// app-crud, the runner's claim for infra) and nothing else may use the
+/// stack's KMS key, and only to make and unwrap data keys.
+const SEALING: [&str; 2] = ["app-crud", "infra"];
+
+#[test]
+fn secrets_key_grants_only_the_functions_that_seal() {
+    let mut holders: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (binary, iam, on) in statements() {
+        if let Some(action) = iam.strip_prefix("kms:") {
+            let Yaml::Tagged(t) = &on else {
+                panic!("{binary}: {iam} on {on:?}")
+            };
+            assert_eq!(
+                (t.tag.to_string().as_str(), t.value.as_str()),
+                ("!GetAtt", Some("SecretsKey.Arn")),
+                "{binary}: {iam}"
+            );
+            holders
+                .entry(binary)
+                .or_default()
+                .insert(action.to_string());
+        }
+    }
+    let both = BTreeSet::from(["Decrypt".to_string(), "GenerateDataKey".to_string()]);
+    let want: BTreeMap<String, BTreeSet<String>> = SEALING
+        .iter()
+        .map(|f| (f.to_string(), both.clone()))
+        .collect();
+    assert_eq!(holders, want);
 }
 
 #[test]

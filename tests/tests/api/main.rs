@@ -17,6 +17,7 @@ mod deploy_create;
 mod deploy_deployments;
 mod deploy_destinations;
 mod deploy_domains;
+mod deploy_envs;
 mod deploy_formats;
 mod deploy_keys;
 mod deploy_projects;

@@ -84,6 +84,35 @@ impl Body {
         }
     }
 
+    /// A string kept exactly as sent (spaces, newlines and all), at most
+    /// `max` bytes; `None` when absent or `null`. Environment values: NUL
+    /// cannot be passed to a process, so it is refused.
+    pub fn text(&mut self, name: &'static str, max: usize) -> Option<String> {
+        match self.take(name) {
+            None | Some(Value::Null) => None,
+            Some(Value::String(s)) if s.len() > max => {
+                self.problems.add(
+                    name,
+                    format!("The {name} field must not be greater than {max} bytes."),
+                );
+                None
+            }
+            Some(Value::String(s)) if s.contains('\0') => {
+                self.problems.add(
+                    name,
+                    format!("The {name} field must not contain NUL characters."),
+                );
+                None
+            }
+            Some(Value::String(s)) => Some(s),
+            Some(_) => {
+                self.problems
+                    .add(name, format!("The {name} field must be a string."));
+                None
+            }
+        }
+    }
+
     /// A JSON integer within bounds.
     pub fn integer(
         &mut self,

@@ -7,6 +7,7 @@ pub mod body;
 pub mod checks;
 pub mod compose;
 pub mod domains;
+pub mod env;
 pub mod field;
 pub mod fields;
 pub mod input;

@@ -4,7 +4,7 @@
 use serde_json::json;
 
 use crate::{
-    deploy::{Error as DeployError, Object, store::quota},
+    deploy::{Error as DeployError, Object, model::env, store::quota},
     error::Error,
 };
 
@@ -18,6 +18,7 @@ fn name(o: Object) -> &'static str {
         Object::PrivateKey => "Private Key",
         Object::ProviderApp => "Provider app",
         Object::Deployment => "Deployment",
+        Object::EnvironmentVariable => "Environment variable",
     }
 }
 
@@ -67,6 +68,19 @@ impl From<DeployError> for Error {
             DeployError::SettingsTooLarge { size, max } => Error::BadRequest(format!(
                 "The application's settings take {size} bytes once stored; at most {max} fit in one record."
             )),
+            DeployError::BadRequest(m) => Error::BadRequest(m),
+            DeployError::EnvExists => Error::Conflict(
+                "Environment variable already exists. Use PATCH request to update it.".into(),
+            ),
+            DeployError::EnvLimits => Error::BadRequest(format!(
+                "An application holds at most {} environment variables and {} bytes of values.",
+                env::MAX_PER_APP,
+                env::MAX_APP_BYTES
+            )),
+            DeployError::Seal(e) => {
+                tracing::error!(error = %e, "secrets could not be sealed or opened");
+                Error::Internal("secrets are unavailable".into())
+            }
             DeployError::Busy(why) => Error::Unavailable(why.into()),
             DeployError::Internal(why) => Error::Internal(why.into()),
             DeployError::Db(e) => e.into(),
