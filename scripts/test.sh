@@ -40,6 +40,8 @@ export TOKEN_CACHE_TTL_SECONDS="${TOKEN_CACHE_TTL_SECONDS:-0}"
 export HOOK_ALLOWED_HOSTS="${HOOK_ALLOWED_HOSTS:-loopback}"
 # Retries of failed deliveries in seconds, not an hour.
 export HOOK_RETRY_SECONDS="${HOOK_RETRY_SECONDS:-1,1,1}"
+# A running deployment without a heartbeat fails after seconds, not 90.
+export RUNNER_SILENCE_SECONDS="${RUNNER_SILENCE_SECONDS:-4}"
 # Secrets at rest are sealed under a key of this run's own.
 use_secrets_key "$ROOT/.local/secrets-test.key"
 # Each function process appends the DynamoDB actions it uses (and any its

@@ -45,6 +45,10 @@ pub struct Config {
     /// The most a request may take before it answers 503
     /// (`REQUEST_TIMEOUT_MS`), under API Gateway's 30 s.
     pub request_timeout: Duration,
+    /// How long a running deployment may go without its runner's
+    /// heartbeat before it is failed (`RUNNER_SILENCE_SECONDS`, default
+    /// 90: three missed heartbeats). Tests shorten it.
+    pub runner_silence: Duration,
     /// The deploy instance's own domain (`INSTANCE_DOMAIN`; `none` turns
     /// the check off). Applications may not claim it unless forced. When
     /// unset, the API's own origin is used.
@@ -159,6 +163,7 @@ impl Config {
             db_attempt_timeout: millis(&get, "DB_ATTEMPT_TIMEOUT_MS", 2_000)?,
             db_operation_timeout: millis(&get, "DB_OPERATION_TIMEOUT_MS", 3_500)?,
             request_timeout: millis(&get, "REQUEST_TIMEOUT_MS", 25_000)?,
+            runner_silence: Duration::from_secs(number(&get, "RUNNER_SILENCE_SECONDS", 90u64)?),
             instance_domain: match get("INSTANCE_DOMAIN").as_deref() {
                 None => InstanceDomain::ApiOrigin,
                 Some("none") => InstanceDomain::Off,

@@ -350,8 +350,33 @@ fn all_routes() -> Vec<(&'static str, Route)> {
         .collect()
 }
 
-/// Token creation shows its secret once, so a replay could not repeat it.
-const NOT_IDEMPOTENT_POST: &str = "/api/v1/users/{username}/tokens";
+/// Token and runner credential creation show their secret once, so a
+/// replay could not repeat it.
+const NOT_IDEMPOTENT_POST: [&str; 2] = [
+    "/api/v1/users/{username}/tokens",
+    "/api/v1/servers/{uuid}/runners",
+];
+
+/// Deploy triggers act on GET too, as Coolify 4.0 does, so a retried GET
+/// must not queue twice.
+const IDEMPOTENT_GET: [&str; 4] = [
+    "/api/v1/deploy",
+    "/api/v1/applications/{uuid}/start",
+    "/api/v1/applications/{uuid}/stop",
+    "/api/v1/applications/{uuid}/restart",
+];
+
+/// Whether a route must honour `Idempotency-Key`: every POST but those
+/// that show a secret once and the runner protocol's (a runner is no
+/// key's caller; its calls are safe to repeat by design), and the
+/// triggers' GETs.
+fn wants_idempotency(r: &Route) -> bool {
+    match r.method {
+        "POST" => !NOT_IDEMPOTENT_POST.contains(&r.path) && !r.path.starts_with("/runner/"),
+        "GET" => IDEMPOTENT_GET.contains(&r.path),
+        _ => false,
+    }
+}
 
 #[test]
 fn every_create_route_honours_idempotency_keys() {
@@ -397,21 +422,25 @@ fn every_create_route_honours_idempotency_keys() {
 }
 
 #[test]
-fn idempotency_is_declared_for_posts_only_except_token_creation() {
+fn idempotency_is_declared_for_posts_and_triggers_except_secrets_and_runners() {
     for (f, r) in all_routes() {
-        let want = r.method == "POST" && r.path != NOT_IDEMPOTENT_POST;
         assert_eq!(
-            r.idempotent, want,
+            r.idempotent,
+            wants_idempotency(&r),
             "{f}: {} {} declares idempotent: {}",
-            r.method, r.path, r.idempotent
+            r.method,
+            r.path,
+            r.idempotent
         );
     }
-    assert!(
-        all_routes()
-            .iter()
-            .any(|(_, r)| r.method == "POST" && r.path == NOT_IDEMPOTENT_POST),
-        "token creation is still a route"
-    );
+    for path in NOT_IDEMPOTENT_POST {
+        assert!(
+            all_routes()
+                .iter()
+                .any(|(_, r)| r.method == "POST" && r.path == path),
+            "{path} is still a route"
+        );
+    }
 }
 
 #[test]

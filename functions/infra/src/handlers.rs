@@ -5,7 +5,13 @@ use lambda_http::http::StatusCode;
 use serde_json::{Value, json};
 use shared::{
     Result,
-    deploy::{apps, deployments, projects, provider_apps, servers, ssh_keys, views},
+    deploy::{
+        apps,
+        deployments::{self, Action, Trigger},
+        projects, provider_apps, runners,
+        runs::logs,
+        servers, ssh_keys, triggers, views,
+    },
     http::{Ctx, Response, deploy_team},
 };
 
@@ -153,19 +159,125 @@ pub async fn create_provider_app(cx: &Ctx) -> Result<Response> {
 
 pub async fn running_deployments(cx: &Ctx) -> Result<Response> {
     let team = deploy_team(cx)?;
-    cx.reply(StatusCode::OK, &deployments::running(&cx.db, &team).await?)
+    let all = deployments::running(&cx.db, &team).await?;
+    cx.reply(
+        StatusCode::OK,
+        &all.iter().map(views::deployment).collect::<Vec<Value>>(),
+    )
 }
 
+/// One deployment; its log as Coolify shows it, to tokens that may read
+/// secrets (as Coolify hides it from the others).
 pub async fn get_deployment(cx: &Ctx) -> Result<Response> {
     let team = deploy_team(cx)?;
-    let d = deployments::find(&cx.db, &team, cx.param("uuid")).await?;
-    cx.reply(StatusCode::OK, &d)
+    let d = deployments::read(&cx.db, &cx.config, &team, cx.param("uuid")).await?;
+    let mut v = views::deployment(&d);
+    if team.sensitive {
+        v["logs"] = json!(logs::shown(&cx.db, &d.deployment_uuid).await?);
+    }
+    cx.reply(StatusCode::OK, &v)
 }
 
+/// Coolify's `{count, deployments}`, newest first.
 pub async fn app_deployments(cx: &Ctx) -> Result<Response> {
     let team = deploy_team(cx)?;
     let (skip, take) = deployments::window(cx.query.get("skip"), cx.query.get("take"))?;
     let app = apps::get(&cx.db, &team, cx.param("uuid")).await?;
-    let list = deployments::for_app(&cx.db, &team, &app.uuid, skip, take).await?;
-    cx.reply(StatusCode::OK, &list)
+    let (list, count) = tokio::try_join!(
+        deployments::for_app(&cx.db, &team, &app.uuid, skip, take),
+        deployments::count_for_app(&cx.db, &team, &app.uuid),
+    )?;
+    let list: Vec<Value> = list.iter().map(views::deployment).collect();
+    cx.reply(
+        StatusCode::OK,
+        &json!({"count": count, "deployments": list}),
+    )
+}
+
+/// `/deploy`, GET or POST (whose body may carry the same fields).
+pub async fn deploy(cx: &Ctx) -> Result<Response> {
+    let team = deploy_team(cx)?;
+    let body = if cx.body.iter().all(u8::is_ascii_whitespace) {
+        None
+    } else {
+        Some(cx.json_object()?)
+    };
+    let req = triggers::parse_deploy(|k| cx.query.get(k), body.as_ref())?;
+    let answer = triggers::deploy(&cx.db, &cx.config, &team, req).await?;
+    cx.reply(StatusCode::OK, &answer)
+}
+
+async fn act(cx: &Ctx, trigger: Trigger) -> Result<Response> {
+    let team = deploy_team(cx)?;
+    let d = triggers::act(&cx.db, &cx.config, &team, cx.param("uuid"), trigger).await?;
+    cx.reply(StatusCode::OK, &triggers::answer(&d))
+}
+
+fn flag(cx: &Ctx, name: &str, default: bool) -> Result<bool> {
+    let mut problems = shared::deploy::model::input::Problems::default();
+    let on = triggers::flag(name, cx.query.get(name), default, &mut problems);
+    problems.into_result()?;
+    Ok(on)
+}
+
+pub async fn start(cx: &Ctx) -> Result<Response> {
+    let trigger = Trigger {
+        force_rebuild: flag(cx, "force", false)?,
+        ..Trigger::default()
+    };
+    act(cx, trigger).await
+}
+
+pub async fn restart(cx: &Ctx) -> Result<Response> {
+    let trigger = Trigger {
+        action: Action::Restart,
+        ..Trigger::default()
+    };
+    act(cx, trigger).await
+}
+
+pub async fn stop(cx: &Ctx) -> Result<Response> {
+    let trigger = Trigger {
+        action: Action::Stop,
+        docker_cleanup: Some(flag(cx, "docker_cleanup", true)?),
+        ..Trigger::default()
+    };
+    act(cx, trigger).await
+}
+
+pub async fn cancel_deployment(cx: &Ctx) -> Result<Response> {
+    let team = deploy_team(cx)?;
+    let d = deployments::cancel(&cx.db, &cx.config, &team, cx.param("uuid")).await?;
+    cx.reply(
+        StatusCode::OK,
+        &json!({
+            "message": "Deployment cancelled successfully.",
+            "deployment_uuid": d.deployment_uuid,
+            "status": d.status,
+        }),
+    )
+}
+
+pub async fn create_runner(cx: &Ctx) -> Result<Response> {
+    let team = deploy_team(cx)?;
+    let s = servers::find(&cx.db, &team, cx.param("uuid")).await?;
+    let name = runners::parse_new(cx.json_object()?)?;
+    let made = runners::create(&cx.db, &team, &s.server.uuid, name).await?;
+    cx.reply(StatusCode::CREATED, &made)
+}
+
+pub async fn list_runners(cx: &Ctx) -> Result<Response> {
+    let team = deploy_team(cx)?;
+    let s = servers::find(&cx.db, &team, cx.param("uuid")).await?;
+    cx.reply(
+        StatusCode::OK,
+        &runners::list(&cx.db, &team, &s.server.uuid).await?,
+    )
+}
+
+pub async fn revoke_runner(cx: &Ctx) -> Result<Response> {
+    let team = deploy_team(cx)?;
+    let s = servers::find(&cx.db, &team, cx.param("uuid")).await?;
+    runners::revoke(&cx.db, &team, &s.server.uuid, cx.param("runner_uuid")).await?;
+    cx.reply(StatusCode::OK, &json!({"message": "Runner revoked."}))
 }

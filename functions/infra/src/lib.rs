@@ -1,14 +1,24 @@
 //! Infra function: the resources applications refer to, Coolify-compatible
 //! where Coolify has the endpoint: projects and environments, servers and
 //! their destinations, deploy keys, provider apps (also under Coolify's
-//! `github-apps`), and the deployment records `instant_deploy` queues.
+//! `github-apps`), deployments and their triggers (`/deploy`, start,
+//! stop, restart, cancel), runner credentials, and the runner protocol
+//! (`/runner/v1/...`, which only a runner's credential opens).
 
 mod handlers;
+mod runs;
 
 use shared::{
-    auth::scope::Ability::{Read, Write},
-    db::Action::{BatchWriteItem, DeleteItem, GetItem, PutItem, Query, UpdateItem},
-    http::{Archived::Free, Guard::Ability, Limits, Sees},
+    auth::scope::Ability::{Deploy, Read, Write},
+    db::Action::{
+        BatchGetItem, BatchWriteItem, ConditionCheckItem, DeleteItem, GetItem, PutItem, Query,
+        UpdateItem,
+    },
+    http::{
+        Archived::Free,
+        Guard::{Ability, Runner},
+        Limits, Sees,
+    },
 };
 
 /// Lists bounded in number by their parent (environments, destinations) or
@@ -28,9 +38,14 @@ const SUMMARY: Limits = Limits {
 shared::routes! {
     dialect: Deploy;
     dynamodb {
-        // BatchWriteItem: the children of a deleted server or project
-        table: &[GetItem, Query, PutItem, UpdateItem, DeleteItem, BatchWriteItem],
-        // deployment listings
+        // BatchWriteItem: the children of a deleted server or project, and
+        // log lines; BatchGetItem: a server's runners' credentials;
+        // ConditionCheckItem: a trigger's application, a runner's server
+        table: &[
+            GetItem, BatchGetItem, Query, PutItem, UpdateItem, DeleteItem, BatchWriteItem,
+            ConditionCheckItem,
+        ],
+        // deployment listings and counts, a server's clean-ups
         indexes: &[Query],
         rare: &[],
     };
@@ -109,4 +124,61 @@ shared::routes! {
     GET "/api/v1/deployments/applications/{uuid}" {
         guard: Ability(Read), archived: Free, sees: Sees::DEPLOY, idempotent: false, limits: LIST,
     } => handlers::app_deployments;
+    GET "/api/v1/deploy" {
+        guard: Ability(Deploy), archived: Free, sees: Sees::DEPLOY, idempotent: true, limits: Limits::SMALL,
+    } => handlers::deploy;
+    POST "/api/v1/deploy" {
+        guard: Ability(Deploy), archived: Free, sees: Sees::DEPLOY, idempotent: true, limits: Limits::SMALL,
+    } => handlers::deploy;
+    GET "/api/v1/applications/{uuid}/start" {
+        guard: Ability(Deploy), archived: Free, sees: Sees::DEPLOY, idempotent: true, limits: Limits::SMALL,
+    } => handlers::start;
+    POST "/api/v1/applications/{uuid}/start" {
+        guard: Ability(Deploy), archived: Free, sees: Sees::DEPLOY, idempotent: true, limits: Limits::SMALL,
+    } => handlers::start;
+    GET "/api/v1/applications/{uuid}/stop" {
+        guard: Ability(Deploy), archived: Free, sees: Sees::DEPLOY, idempotent: true, limits: Limits::SMALL,
+    } => handlers::stop;
+    POST "/api/v1/applications/{uuid}/stop" {
+        guard: Ability(Deploy), archived: Free, sees: Sees::DEPLOY, idempotent: true, limits: Limits::SMALL,
+    } => handlers::stop;
+    GET "/api/v1/applications/{uuid}/restart" {
+        guard: Ability(Deploy), archived: Free, sees: Sees::DEPLOY, idempotent: true, limits: Limits::SMALL,
+    } => handlers::restart;
+    POST "/api/v1/applications/{uuid}/restart" {
+        guard: Ability(Deploy), archived: Free, sees: Sees::DEPLOY, idempotent: true, limits: Limits::SMALL,
+    } => handlers::restart;
+    POST "/api/v1/deployments/{uuid}/cancel" {
+        guard: Ability(Deploy), archived: Free, sees: Sees::DEPLOY, idempotent: true, limits: Limits::SMALL,
+    } => handlers::cancel_deployment;
+    GET "/api/v1/servers/{uuid}/runners" {
+        guard: Ability(Read), archived: Free, sees: Sees::DEPLOY, idempotent: false, limits: LIST,
+    } => handlers::list_runners;
+    // Not idempotent: the secret is shown once, so a replay cannot repeat it.
+    POST "/api/v1/servers/{uuid}/runners" {
+        guard: Ability(Write), archived: Free, sees: Sees::DEPLOY, idempotent: false, limits: Limits::SMALL,
+    } => handlers::create_runner;
+    DELETE "/api/v1/servers/{uuid}/runners/{runner_uuid}" {
+        guard: Ability(Write), archived: Free, sees: Sees::DEPLOY, idempotent: false, limits: Limits::SMALL,
+    } => handlers::revoke_runner;
+    // The runner protocol. Its calls are safe to repeat by design (a lost
+    // claim's run goes silent and fails), so they take no Idempotency-Key.
+    POST "/runner/v1/claim" {
+        guard: Runner, archived: Free, sees: Sees::DEPLOY, idempotent: false, limits: Limits::SMALL,
+    } => runs::claim;
+    POST "/runner/v1/deployments/{uuid}/heartbeat" {
+        guard: Runner, archived: Free, sees: Sees::DEPLOY, idempotent: false, limits: Limits::SMALL,
+    } => runs::heartbeat;
+    POST "/runner/v1/deployments/{uuid}/logs" {
+        guard: Runner, archived: Free, sees: Sees::DEPLOY, idempotent: false, limits: Limits::FILES,
+    } => runs::logs;
+    POST "/runner/v1/deployments/{uuid}/end" {
+        guard: Runner, archived: Free, sees: Sees::DEPLOY, idempotent: false, limits: Limits::SMALL,
+    } => runs::end;
+    POST "/runner/v1/cleanups/claim" {
+        guard: Runner, archived: Free, sees: Sees::DEPLOY, idempotent: false, limits: Limits::SMALL,
+    } => runs::claim_cleanup;
+    POST "/runner/v1/cleanups/{id}/done" {
+        guard: Runner, archived: Free, sees: Sees::DEPLOY, idempotent: false, limits: Limits::SMALL,
+    } => runs::cleanup_done;
 }

@@ -44,18 +44,44 @@ impl Principal {
     }
 }
 
+/// A runner on a deploy server, signed in with that server's credential
+/// (`deploy::runners`); it acts for that server alone, on the runner
+/// routes alone.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct Runner {
+    pub runner_uuid: String,
+    pub server_uuid: String,
+    /// The deploy team (folded name) whose partition holds the server.
+    pub team: String,
+    pub name: String,
+    pub created_at: String,
+    #[serde(default)]
+    pub last_seen_at: Option<String>,
+    /// The SHA-256 of its secret (its credential's key).
+    #[serde(default)]
+    pub token_hash: String,
+}
+
 #[derive(Clone, Debug, Default)]
 pub enum Caller {
     #[default]
     Anonymous,
     User(Box<Principal>),
+    Runner(Box<Runner>),
 }
 
 impl Caller {
     pub fn principal(&self) -> Option<&Principal> {
         match self {
             Caller::User(p) => Some(p),
-            Caller::Anonymous => None,
+            Caller::Anonymous | Caller::Runner(_) => None,
+        }
+    }
+
+    pub fn runner(&self) -> Option<&Runner> {
+        match self {
+            Caller::Runner(r) => Some(r),
+            Caller::Anonymous | Caller::User(_) => None,
         }
     }
 }

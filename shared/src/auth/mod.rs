@@ -14,7 +14,7 @@ pub use error::Error;
 // never import auth); these keep the paths callers know.
 pub use crate::accounts::{
     password,
-    principal::{Caller, Principal, Via},
+    principal::{Caller, Principal, Runner, Via},
     scope, secret as token,
 };
 use crate::{
@@ -66,6 +66,10 @@ pub async fn identify(
         Credential::Token(secret) => (secret, None),
         Credential::TokenOrPassword { user, password } => (password, Some(user)),
     };
+    // A runner's credential is good on the runner routes alone.
+    if secret.starts_with(RUNNER_TOKEN_PREFIX) {
+        return Err(Error::BadCredentials);
+    }
     let hash = token::hash(&secret);
     if let Some(caller) = cache.get(&hash, api) {
         return Ok(caller);
@@ -81,6 +85,38 @@ pub async fn identify(
     let caller = checked(db, principal, api).await?;
     cache.put(&hash, api, &caller);
     Ok(caller)
+}
+
+/// What every runner credential starts with: `runner_` and 64 hex digits.
+pub const RUNNER_TOKEN_PREFIX: &str = "runner_";
+
+/// Whether `secret` has a runner credential's shape.
+pub fn is_runner_token(secret: &str) -> bool {
+    secret.strip_prefix(RUNNER_TOKEN_PREFIX).is_some_and(|hex| {
+        hex.len() == 64
+            && hex
+                .bytes()
+                .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
+    })
+}
+
+/// Identifies a runner by its credential (`Authorization: Bearer
+/// runner_<hex>`), on the runner routes, which take nothing else: a user's
+/// token there is refused like a wrong one. Every call reads the
+/// credential, so a revoked one is refused at once.
+pub async fn identify_runner(db: &Db, credential: Option<Credential>) -> Result<Caller> {
+    let Some(Credential::Token(secret)) = credential else {
+        return Err(Error::BadCredentials);
+    };
+    if !is_runner_token(&secret) {
+        return Err(Error::BadCredentials);
+    }
+    let hash = token::hash(&secret);
+    let runner: Runner = db
+        .get_as(crate::db::keys::runner_token(&hash))
+        .await?
+        .ok_or(Error::BadCredentials)?;
+    Ok(Caller::Runner(Box::new(runner)))
 }
 
 /// The checks every credential passes after it matched a user.
@@ -187,6 +223,10 @@ pub enum Need {
 /// are judged by the handler (the deploy API has none by now); passwords
 /// are not limited by scopes.
 pub fn require(caller: &Caller, need: Need, api: Api) -> Result<()> {
+    // Runners are let in by their own guard only.
+    if matches!(caller, Caller::Runner(_)) {
+        return Err(Error::BadCredentials);
+    }
     let Some(scopes) = caller.principal().and_then(Principal::scopes) else {
         return match (api, caller) {
             (Api::Deploy, Caller::Anonymous) => Err(Error::TokenRequired),

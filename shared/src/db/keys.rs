@@ -382,6 +382,65 @@ pub fn team_queue_pk(team: &str) -> String {
     format!("DQUEUE#{}", fold(team))
 }
 
+// --- Runs of deployments (`deploy::runs`). A server's queue is a
+// partition of its own, keyed by the server's uuid (unique across teams),
+// so a runner, which knows only its server, finds its work with one
+// query; each entry names the team whose partition holds the deployment.
+
+/// The partition of a server's queued deployments.
+pub fn server_queue_pk(server: &str) -> String {
+    format!("SRVQ#{server}")
+}
+
+/// One queued deployment in its server's queue, oldest first.
+pub fn server_queue_entry(server: &str, created: &str, deployment: &str) -> Item {
+    key(&server_queue_pk(server), &format!("{created}#{deployment}"))
+}
+
+/// The lock naming an application's one running deployment (team
+/// partition).
+pub fn run_lock_sk(app: &str) -> String {
+    format!("RUNNING#{app}")
+}
+
+/// The count of an application's deployments (team partition), for
+/// `{count, deployments}`.
+pub fn deployment_count_sk(app: &str) -> String {
+    format!("DEPLOYCOUNT#{app}")
+}
+
+/// The log lines of a deployment, one item each (`L#<seq>`).
+pub fn deployment_log_pk(deployment: &str) -> String {
+    format!("DEPLOG#{deployment}")
+}
+
+pub fn deployment_log_line(deployment: &str, seq: u32) -> Item {
+    key(&deployment_log_pk(deployment), &format!("L#{seq:06}"))
+}
+
+/// A runner's credential, keyed by the SHA-256 of its secret.
+pub fn runner_token(hash_hex: &str) -> Item {
+    key(&format!("RUNNER#{hash_hex}"), "RUNNER")
+}
+
+/// A server's runners as listed (team partition), and their count.
+pub fn server_runners_prefix(server: &str) -> String {
+    format!("RUNNERS#{server}#")
+}
+
+pub fn server_runner_sk(server: &str, runner: &str) -> String {
+    format!("{}{runner}", server_runners_prefix(server))
+}
+
+pub fn server_runner_count_sk(server: &str) -> String {
+    format!("RUNNERS#{server}")
+}
+
+/// Index key (gsi1) of a server's pending clean-ups.
+pub fn server_cleanups_pk(server: &str) -> String {
+    format!("DSRVCLEAN#{server}")
+}
+
 // --- Requests that carry an `Idempotency-Key`: one item per caller (user
 // id, and the token's team) and key (its SHA-256), expired by the table's
 // TTL attribute `ttl`.

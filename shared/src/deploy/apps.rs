@@ -10,6 +10,7 @@ use crate::{
     Config,
     db::{self, Db, keys},
     deploy::{
+        cleanups,
         deployments::{self, DeploymentRecord},
         envs,
         error::{Error, Object, Result},
@@ -277,7 +278,14 @@ pub async fn save(
     parts.extend(new_claims.iter().map(|_| Part::Domain));
     claims::release(&mut tx, team, &app.uuid, &released)?;
     let deployment = if deploy {
-        Some(deployments::queue(&mut tx, config, team, app)?)
+        Some(deployments::queue(
+            &mut tx,
+            db,
+            config,
+            team,
+            app,
+            deployments::Trigger::default(),
+        )?)
     } else {
         None
     };
@@ -379,12 +387,8 @@ pub async fn delete(db: &Db, team: &Team, app: &AppRecord, flags: &[(&str, bool)
     for (flag, on) in flags {
         cleanup.insert((*flag).to_string(), Value::from(*on));
     }
-    tx.put(item(
-        team,
-        &format!("CLEANUP#{}", app.uuid),
-        "cleanup",
-        &cleanup,
-    )?)?;
+    tx.put(cleanups::record(team, app, &cleanup)?)?;
+    tx.delete(team.key(&keys::deployment_count_sk(&app.uuid)))?;
     match db.transact(tx).await {
         Ok(()) => {}
         Err(e) if e.failed_condition() == Some(0) => {

@@ -1,5 +1,7 @@
-//! Deployment records. `instant_deploy` queues one in the same transaction
-//! as the application write; nothing here runs builds. They are listed per
+//! Deployment records. Triggers (`/deploy`, start, stop, restart) and
+//! `instant_deploy` queue one in a transaction that also puts its entry in
+//! its server's queue (`runs` claims from there), counts it for its
+//! application and puts its `deployment_queued` event. They are listed per
 //! application (gsi1, newest first) and, while queued or in progress, per
 //! team (gsi2, sparse: the attribute goes when the run ends).
 
@@ -10,11 +12,34 @@ use crate::{
     db::{self, Db, Tx, keys, table},
     deploy::{
         error::{Error, Object, Result},
+        lifecycle::{self, Move, Status},
         model::{self, app::AppRecord, timestamp},
-        store::{self, item},
+        runs,
+        store::{self, app_sk, item},
         team::Team,
     },
+    hooks::outbox,
 };
+
+/// What the runner does with a deployment.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Action {
+    #[default]
+    Deploy,
+    Restart,
+    Stop,
+}
+
+impl Action {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Action::Deploy => "deploy",
+            Action::Restart => "restart",
+            Action::Stop => "stop",
+        }
+    }
+}
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct DeploymentRecord {
@@ -35,18 +60,72 @@ pub struct DeploymentRecord {
     pub deployment_url: String,
     pub created_at: String,
     pub updated_at: String,
+    // Added with runners; records written before read as a deploy that
+    // no runner has touched.
+    #[serde(default)]
+    pub action: Action,
+    /// A stop's `docker_cleanup`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub docker_cleanup: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub runner_uuid: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub heartbeat_at: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub started_at: Option<String>,
+    /// When its runner let go of it (ended, or found silent). A deployment
+    /// cancelled while running keeps its runner until then.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ended_at: Option<String>,
+    /// Log lines and bytes stored so far (`runs::logs`).
+    #[serde(default)]
+    pub log_lines: u32,
+    #[serde(default)]
+    pub log_bytes: u64,
+}
+
+impl DeploymentRecord {
+    pub fn state(&self) -> Result<Status> {
+        Status::parse(&self.status)
+    }
+
+    /// The key of its entry in its server's queue.
+    pub fn queue_entry(&self) -> db::Item {
+        keys::server_queue_entry(&self.server_uuid, &self.created_at, &self.deployment_uuid)
+    }
+
+    /// A runner holds it: claimed and not let go of.
+    pub fn is_held(&self) -> bool {
+        self.runner_uuid.is_some() && self.ended_at.is_none()
+    }
+}
+
+/// How a deployment was asked for.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Trigger {
+    pub action: Action,
+    pub force_rebuild: bool,
+    pub pull_request_id: i64,
+    pub docker_cleanup: Option<bool>,
 }
 
 fn sk(uuid: &str) -> String {
     format!("{}{uuid}", keys::DEPLOYMENT_PREFIX)
 }
 
-/// Adds a queued deployment of `app` to `tx`.
+pub fn key_of(team: &Team, uuid: &str) -> db::Item {
+    team.key(&sk(uuid))
+}
+
+/// Adds a queued deployment of `app` to `tx`: the record, its server
+/// queue entry, its application's count and its event.
 pub fn queue(
     tx: &mut Tx,
+    db: &Db,
     config: &Config,
     team: &Team,
     app: &AppRecord,
+    trigger: Trigger,
 ) -> Result<DeploymentRecord> {
     let now = timestamp();
     let uuid = model::new_uuid();
@@ -57,15 +136,23 @@ pub fn queue(
         application_name: app.name.clone(),
         server_uuid: app.server_uuid.clone(),
         destination_uuid: app.destination_uuid.clone(),
-        status: "queued".into(),
+        status: Status::Queued.as_str().into(),
         commit: app.commit().to_string(),
-        force_rebuild: false,
+        force_rebuild: trigger.force_rebuild,
         is_api: true,
-        pull_request_id: 0,
+        pull_request_id: trigger.pull_request_id,
         rollback: false,
-        restart_only: false,
+        restart_only: trigger.action == Action::Restart,
         created_at: now.clone(),
         updated_at: now,
+        action: trigger.action,
+        docker_cleanup: trigger.docker_cleanup,
+        runner_uuid: None,
+        heartbeat_at: None,
+        started_at: None,
+        ended_at: None,
+        log_lines: 0,
+        log_bytes: 0,
     };
     let mut it = item(team, &sk(&d.deployment_uuid), "deployment", &d)?;
     let order = format!("{}#{}", d.created_at, d.deployment_uuid);
@@ -77,7 +164,49 @@ pub fn queue(
     it.insert("gsi2pk".into(), db::s(keys::team_queue_pk(&team.name)));
     it.insert("gsi2sk".into(), db::s(&order));
     tx.put_if_absent(it)?;
+    let mut entry = d.queue_entry();
+    entry.insert("kind".into(), db::s("queue_entry"));
+    entry.insert("team".into(), db::s(&team.name));
+    entry.insert("deployment_uuid".into(), db::s(&d.deployment_uuid));
+    entry.insert("application_uuid".into(), db::s(&d.application_uuid));
+    tx.put(entry)?;
+    tx.update(
+        team.key(&keys::deployment_count_sk(&app.uuid)),
+        "ADD n :one",
+        &[(":one", db::n(1))],
+        None,
+    )?;
+    tx.put(event(db, team, outbox::DEPLOYMENT_QUEUED, &d)?)?;
     Ok(d)
+}
+
+/// The event item of a deployment's change, in its team's partition.
+pub fn event(db: &Db, team: &Team, what: &'static str, d: &DeploymentRecord) -> Result<db::Item> {
+    Ok(outbox::event_in(
+        db,
+        &keys::deploy_team_pk(&team.name),
+        what,
+        d,
+    )?)
+}
+
+/// Queues a deployment of `app` on its own, on condition that the
+/// application still exists (a delete meanwhile is its 404).
+pub async fn queue_now(
+    db: &Db,
+    config: &Config,
+    team: &Team,
+    app: &AppRecord,
+    trigger: Trigger,
+) -> Result<DeploymentRecord> {
+    let mut tx = db.tx();
+    tx.require(team.key(&app_sk(&app.uuid)))?;
+    let d = queue(&mut tx, db, config, team, app, trigger)?;
+    match db.transact(tx).await {
+        Ok(()) => Ok(d),
+        Err(e) if e.failed_condition() == Some(0) => Err(Error::NotFound(Object::Application)),
+        Err(e) => Err(e.into()),
+    }
 }
 
 pub async fn get(db: &Db, team: &Team, uuid: &str) -> Result<Option<DeploymentRecord>> {
@@ -92,6 +221,53 @@ pub async fn find(db: &Db, team: &Team, uuid: &str) -> Result<DeploymentRecord> 
     get(db, team, uuid)
         .await?
         .ok_or(Error::NotFound(Object::Deployment))
+}
+
+/// Like [`find`], as a reader should see it: a run whose runner went
+/// silent is failed first.
+pub async fn read(db: &Db, config: &Config, team: &Team, uuid: &str) -> Result<DeploymentRecord> {
+    let d = find(db, team, uuid).await?;
+    runs::settle_if_silent(db, config, team, d).await
+}
+
+/// A user's cancel: a queued deployment leaves its server's queue; a
+/// running one stays its runner's, which sees the cancel at its next
+/// heartbeat and stops it. Anything else is a 409 naming both states.
+pub async fn cancel(db: &Db, config: &Config, team: &Team, uuid: &str) -> Result<DeploymentRecord> {
+    for _ in 0..3 {
+        let d = read(db, config, team, uuid).await?;
+        let from = d.state()?;
+        let to = lifecycle::apply(from, Move::Cancel)?;
+        let mut tx = db.tx();
+        let now = timestamp();
+        tx.update_if(
+            key_of(team, &d.deployment_uuid),
+            "SET #status = :to, updated_at = :now REMOVE gsi2pk, gsi2sk",
+            &[("#status", "status")],
+            &[
+                (":to", db::s(to.as_str())),
+                (":now", db::s(&now)),
+                (":from", db::s(from.as_str())),
+            ],
+            "#status = :from",
+        )?;
+        if from == Status::Queued {
+            tx.delete(d.queue_entry())?;
+        }
+        let after = DeploymentRecord {
+            status: to.as_str().into(),
+            updated_at: now,
+            ..d
+        };
+        tx.put(event(db, team, outbox::DEPLOYMENT_CANCELLED, &after)?)?;
+        match db.transact(tx).await {
+            Ok(()) => return Ok(after),
+            // Moved meanwhile (claimed, ended): judge it again.
+            Err(e) if e.failed_condition() == Some(0) => continue,
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Err(Error::Busy("the deployment keeps changing; retry"))
 }
 
 async fn by_index(
@@ -157,7 +333,7 @@ pub async fn cancel_queued(db: &Db, team: &Team, app: &str) -> Result<()> {
     let open: Vec<_> = all
         .iter()
         .filter(|d| d.status == "queued" || d.status == "in_progress")
-        .map(|d| cancel(db, team, &d.deployment_uuid))
+        .map(|d| cancel_open(db, team, &d.deployment_uuid))
         .collect();
     futures::stream::iter(open)
         .buffer_unordered(8)
@@ -166,7 +342,7 @@ pub async fn cancel_queued(db: &Db, team: &Team, app: &str) -> Result<()> {
         .map(|_| ())
 }
 
-async fn cancel(db: &Db, team: &Team, uuid: &str) -> Result<()> {
+async fn cancel_open(db: &Db, team: &Team, uuid: &str) -> Result<()> {
     Ok(cancel_at(db, team.key(&sk(uuid))).await?)
 }
 
@@ -213,6 +389,41 @@ pub fn window(skip: Option<&str>, take: Option<&str>) -> Result<(usize, usize)> 
         number("skip", skip, 0, 10_000)?,
         number("take", take, 10, 100)?,
     ))
+}
+
+/// How many deployments an application has had: its counter, or for an
+/// application whose deployments were queued before counters were kept,
+/// a count of its index entries.
+pub async fn count_for_app(db: &Db, team: &Team, app: &str) -> Result<usize> {
+    let counter = db.get(team.key(&keys::deployment_count_sk(app))).await?;
+    if let Some(n) = counter
+        .as_ref()
+        .and_then(|i| i.get("n"))
+        .and_then(|n| n.as_n().ok())
+        .and_then(|n| n.parse::<usize>().ok())
+    {
+        return Ok(n);
+    }
+    let index = &table::INDEXES[0];
+    let pk = keys::app_deployments_pk(&team.name, app);
+    let mut total = 0usize;
+    let mut cursor = None;
+    loop {
+        let out = db
+            .query(|q| {
+                q.index_name(index.name)
+                    .key_condition_expression(format!("{} = :pk", index.pk))
+                    .expression_attribute_values(":pk", db::s(&pk))
+                    .select(aws_sdk_dynamodb::types::Select::Count)
+                    .set_exclusive_start_key(cursor.take())
+            })
+            .await?;
+        total += usize::try_from(out.count).unwrap_or(0);
+        match out.last_evaluated_key {
+            Some(k) if !k.is_empty() => cursor = Some(k),
+            _ => return Ok(total),
+        }
+    }
 }
 
 /// One application's deployments, newest first: `skip` then `take`.

@@ -21,6 +21,8 @@ pub enum Object {
     PrivateKey,
     ProviderApp,
     Deployment,
+    Runner,
+    Cleanup,
     EnvironmentVariable,
 }
 
@@ -58,9 +60,25 @@ pub enum Error {
     /// The stored settings would not fit one item.
     #[error("settings of {size} bytes (most {max})")]
     SettingsTooLarge { size: usize, max: usize },
+    /// A deployment cannot move from one status to the other.
+    #[error("a deployment cannot move from {from} to {to}")]
+    IllegalMove {
+        from: &'static str,
+        to: &'static str,
+    },
+    /// A runner reports on a deployment that is no longer its to run
+    /// (ended, or failed as silent).
+    #[error("the deployment is no longer the runner's ({status})")]
+    NotRunning { status: String },
     /// A request the deploy API refuses with Coolify's plain 400.
     #[error("bad request: {0}")]
     BadRequest(String),
+    /// Coolify's 404 with its own message (`/deploy` found nothing).
+    #[error("nothing found: {0}")]
+    NothingFound(&'static str),
+    /// A server holds the most runners it may.
+    #[error("a server has at most {0} runners")]
+    TooManyRunners(usize),
     /// An environment variable of that key exists in that scope.
     #[error("the environment variable exists")]
     EnvExists,

@@ -18,22 +18,32 @@
 //!   `provider_apps`, `deployments`): its reads and writes, re-exporting
 //!   its records; `create` and `patch` are the application create and
 //!   update flows.
+//! - `lifecycle.rs`: a deployment's states and legal moves (pure);
+//!   `triggers.rs` reads `/deploy`, start, stop and restart; `runs/`
+//!   moves deployments as runners claim, heartbeat, log and end them;
+//!   `runners.rs` holds runner credentials; `cleanups.rs` the clean-ups
+//!   a delete leaves for the server.
 //! - `views.rs`: the Coolify JSON of each record.
 //! - `error.rs`: what goes wrong, rendered by `http/errors/deploy.rs`.
 
 pub mod apps;
+pub mod cleanups;
 pub mod create;
 pub mod deployments;
 pub mod envs;
 mod error;
+pub mod lifecycle;
 pub mod model;
 pub mod patch;
 pub mod projects;
 pub mod provider_apps;
+pub mod runners;
+pub mod runs;
 pub mod servers;
 pub mod ssh_keys;
 pub mod store;
 mod team;
+pub mod triggers;
 pub mod views;
 
 pub use error::{Error, Object, Result};

@@ -7,6 +7,7 @@
 use serde_json::{Map, Value, json};
 
 use super::{
+    deployments::DeploymentRecord,
     model::{
         app::AppRecord,
         fields::{FIELDS, Role},
@@ -145,6 +146,18 @@ pub fn env(e: &super::envs::Shown) -> Value {
     if let Some(value) = &e.value {
         v["value"] = json!(value);
         v["real_value"] = json!(value);
+    }
+    v
+}
+
+/// A deployment as Coolify shows it: the record without its log's
+/// counters. `logs` (Coolify's JSON text of lines, `null` before any) is
+/// added by the reads that show it.
+pub fn deployment(d: &DeploymentRecord) -> Value {
+    let mut v = serde_json::to_value(d).unwrap_or_default();
+    if let Value::Object(m) = &mut v {
+        m.remove("log_lines");
+        m.remove("log_bytes");
     }
     v
 }

@@ -20,6 +20,14 @@ pub const ISSUE_DELETED: &str = "issue_deleted";
 pub const COMMENT_DELETED: &str = "comment_deleted";
 pub const REPO_CREATED: &str = "repo_created";
 pub const REPO_DELETED: &str = "repo_deleted";
+/// A deployment's status changes, put in its team's partition; no hook
+/// listens to them yet, and `happened` passes them by (it reads
+/// repositories' partitions only).
+pub const DEPLOYMENT_QUEUED: &str = "deployment_queued";
+pub const DEPLOYMENT_STARTED: &str = "deployment_started";
+pub const DEPLOYMENT_FINISHED: &str = "deployment_finished";
+pub const DEPLOYMENT_FAILED: &str = "deployment_failed";
+pub const DEPLOYMENT_CANCELLED: &str = "deployment_cancelled";
 
 /// How long an event item is kept (the stream holds records a day).
 const KEEP_SECS: i64 = 86_400;
@@ -33,10 +41,17 @@ pub fn event(
     what: &'static str,
     record: &impl Serialize,
 ) -> Result<Item, DbError> {
-    let mut item = keys::key(
-        &keys::repo_pk(repo_id),
-        &format!("{EVENT_PREFIX}{}", uuid::Uuid::new_v4()),
-    );
+    event_in(db, &keys::repo_pk(repo_id), what, record)
+}
+
+/// The event item of `what` happening to `record`, in the partition `pk`.
+pub fn event_in(
+    db: &Db,
+    pk: &str,
+    what: &'static str,
+    record: &impl Serialize,
+) -> Result<Item, DbError> {
+    let mut item = keys::key(pk, &format!("{EVENT_PREFIX}{}", uuid::Uuid::new_v4()));
     item.insert("what".into(), db::s(what));
     item.insert("record".into(), AttributeValue::M(db::to_item(record)?));
     item.insert("ttl".into(), db::n(crate::time::now() + KEEP_SECS));

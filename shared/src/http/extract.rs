@@ -29,6 +29,14 @@ pub fn check_guard(caller: &Caller, guard: Guard, method: &str, dialect: Dialect
     if matches!(guard, Guard::SignedIn(_)) && caller.principal().is_none() {
         return Err(crate::Error::TokenRequired);
     }
+    // A runner is let in by its guard alone, and only a runner is.
+    match (guard, caller) {
+        (Guard::Runner, Caller::Runner(_)) => return Ok(()),
+        (Guard::Runner, _) | (_, Caller::Runner(_)) => {
+            return Err(auth::Error::BadCredentials.into());
+        }
+        _ => {}
+    }
     let need = match guard {
         Guard::Scope(category) | Guard::SignedIn(category) if matches!(method, "GET" | "HEAD") => {
             Need::Scope(category, Level::Read)
@@ -36,6 +44,7 @@ pub fn check_guard(caller: &Caller, guard: Guard, method: &str, dialect: Dialect
         Guard::Scope(category) | Guard::SignedIn(category) => Need::Scope(category, Level::Write),
         Guard::Ability(ability) => Need::Ability(ability),
         Guard::Open => return Ok(()),
+        Guard::Runner => return Err(auth::Error::BadCredentials.into()),
     };
     Ok(auth::require(caller, need, api(dialect))?)
 }
@@ -224,5 +233,32 @@ mod tests {
             check_guard(&Caller::Anonymous, read, "GET", d),
             Err(crate::Error::TokenRequired)
         ));
+    }
+
+    #[test]
+    fn runners_pass_their_guard_alone() {
+        let runner = Caller::Runner(Box::new(crate::auth::Runner {
+            runner_uuid: "r".into(),
+            server_uuid: "s".into(),
+            team: "t".into(),
+            name: "n".into(),
+            created_at: String::new(),
+            last_seen_at: None,
+            token_hash: String::new(),
+        }));
+        let d = Dialect::Deploy;
+        assert!(check_guard(&runner, Guard::Runner, "POST", d).is_ok());
+        for guard in [
+            Guard::Ability(Ability::Read),
+            Guard::Ability(Ability::Root),
+            Guard::Scope(Category::Issue),
+            Guard::SignedIn(Category::User),
+            Guard::Open,
+        ] {
+            assert!(check_guard(&runner, guard, "GET", d).is_err(), "{guard:?}");
+        }
+        for user in [token(&["root"]), caller(Via::Password), Caller::Anonymous] {
+            assert!(check_guard(&user, Guard::Runner, "POST", d).is_err());
+        }
     }
 }

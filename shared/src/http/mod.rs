@@ -21,4 +21,4 @@ pub use request::{Ctx, Query};
 pub use response::{Dialect, Response};
 pub use route::{Archived, Guard, Limits, Route, Sees};
 pub use router::{App, BoxFuture, PathRouter, Service, handle, run};
-pub use team::deploy_team;
+pub use team::{deploy_team, runner_of};

@@ -25,6 +25,9 @@ pub enum Guard {
     /// health). Credentials that are sent must still be valid, unless the
     /// function may not read the table (the docs), which reads none.
     Open,
+    /// A runner's credential (`Bearer runner_<hex>`), and nothing else:
+    /// the runner protocol. Runners are refused on every other route.
+    Runner,
 }
 
 impl Guard {
@@ -32,7 +35,7 @@ impl Guard {
     pub fn category(self) -> Option<Category> {
         match self {
             Guard::Scope(c) | Guard::SignedIn(c) => Some(c),
-            Guard::Ability(_) | Guard::Open => None,
+            Guard::Ability(_) | Guard::Open | Guard::Runner => None,
         }
     }
 }

@@ -232,7 +232,11 @@ async fn prepare<S: Service>(
     }
     // A function without table access (the docs) cannot look a credential
     // up; what it serves is the same for everyone, so it reads none.
-    let caller = if S::GRANT.is_empty() {
+    let caller = if route.guard == crate::http::Guard::Runner {
+        // Runner routes take a runner's credential and nothing else.
+        let credential = extract::credential(&parts.headers, &query, false)?;
+        auth::identify_runner(&db, credential).await?
+    } else if S::GRANT.is_empty() {
         Caller::Anonymous
     } else {
         let allow_query = S::DIALECT == Dialect::Tracker;

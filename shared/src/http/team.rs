@@ -4,7 +4,7 @@
 use super::request::Ctx;
 use crate::{
     Error, Result,
-    auth::{Principal, Via},
+    auth::{Principal, Runner, Via},
     deploy::Team,
 };
 
@@ -16,4 +16,10 @@ pub fn deploy_team(cx: &Ctx) -> Result<Team> {
         Via::Token { team, scopes, .. } => Ok(Team::new(team, scopes, &principal.user.name)),
         Via::Password => Err(Error::BadCredentials),
     }
+}
+
+/// The runner of a runner route, and its server's team.
+pub fn runner_of(cx: &Ctx) -> Result<(&Runner, Team)> {
+    let runner = cx.caller.runner().ok_or(Error::BadCredentials)?;
+    Ok((runner, Team::of_runner(&runner.team)))
 }

@@ -4,6 +4,7 @@
 
 pub mod creates;
 pub mod infra;
+pub mod runner;
 
 use serde_json::{Value, json};
 

@@ -1,5 +1,6 @@
-//! Deploy API resources: credentials, abilities and team isolation on
-//! every route of `functions/infra`.
+//! Deploy API resources: credentials (a runner's among them, good on the
+//! runner routes alone), abilities and team isolation on every route of
+//! `functions/infra`.
 
 use api_tests::{
     Api, Auth,
@@ -27,8 +28,10 @@ async fn no_or_bad_credentials_are_unauthenticated() {
         ("GET", "/deployments".to_string()),
     ];
     let bad = format!("{}x", t.token);
+    let runner = api_tests::deploy::runner::Runner::new(&t, &t.server).await;
     let auths = [
         ("none", Auth::None),
+        ("runner credential", Auth::Bearer(&runner.token)),
         ("garbage bearer", Auth::Bearer("not-a-token")),
         ("altered bearer", Auth::Bearer(&bad)),
         ("empty bearer", Auth::Bearer("")),

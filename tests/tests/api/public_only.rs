@@ -141,6 +141,12 @@ GET /security/keys                 POST /security/keys   GET /security/keys/{uui
 DELETE /security/keys/{uuid}       GET /provider-apps    POST /provider-apps
 GET /github-apps                   POST /github-apps     GET /deployments
 GET /deployments/{uuid}            GET /deployments/applications/{uuid}
+GET /deploy       POST /deploy     POST /deployments/{uuid}/cancel
+GET /applications/{uuid}/start     POST /applications/{uuid}/start
+GET /applications/{uuid}/stop      POST /applications/{uuid}/stop
+GET /applications/{uuid}/restart   POST /applications/{uuid}/restart
+GET /servers/{uuid}/runners        POST /servers/{uuid}/runners
+DELETE /servers/{uuid}/runners/{runner_uuid}
 ";
 
 /// `who METHOD route path [body] [status]`: P is the private org (PPUB its public
@@ -251,7 +257,9 @@ fn fill(method: &str, route: &str, w: &World) -> String {
             (_, "{index}") if method == "DELETE" && route.ends_with('}') => "4".into(),
             (_, "{index}") => "1".into(),
             (_, "{environment}") => "production".into(),
-            (_, s) => s.replace("{uuid}", "nosuch"),
+            (_, s) => s
+                .replace("{uuid}", "nosuch")
+                .replace("{runner_uuid}", "nosuch"),
         };
         (path, prev) = (format!("{path}/{v}"), seg);
     }
@@ -346,8 +354,9 @@ pub(crate) fn rows(w: &World) -> Vec<Row> {
 fn the_table_has_a_row_for_every_route() {
     // Open routes (version, settings, health) read nothing of anyone's:
     // tests/tests/api/meta.rs covers them, public-only tokens included.
+    // Runner routes refuse every user token (deploy_runner.rs).
     let code: BTreeSet<(&str, String)> = all_routes()
-        .filter(|r| r.guard != Guard::Open)
+        .filter(|r| r.guard != Guard::Open && r.guard != Guard::Runner)
         .map(|r| (r.method, r.path.into()))
         .collect();
     let rows = rows(&World::default());

@@ -264,3 +264,33 @@ fn comments_are_created_and_edited_and_other_items_are_ignored() {
     };
     assert!(happenings(&label).unwrap().is_empty());
 }
+
+#[test]
+fn deployment_events_are_no_hook_s_concern_yet() {
+    let config = aws_sdk_dynamodb::Config::builder()
+        .behavior_version(aws_sdk_dynamodb::config::BehaviorVersion::latest())
+        .region(aws_sdk_dynamodb::config::Region::new("us-east-1"))
+        .endpoint_url("http://127.0.0.1:9")
+        .build();
+    let db = crate::db::Db::with_client(aws_sdk_dynamodb::Client::from_conf(config), "t");
+    for what in [
+        outbox::DEPLOYMENT_QUEUED,
+        outbox::DEPLOYMENT_STARTED,
+        outbox::DEPLOYMENT_FINISHED,
+        outbox::DEPLOYMENT_FAILED,
+        outbox::DEPLOYMENT_CANCELLED,
+    ] {
+        let record = serde_json::json!({"deployment_uuid": "d", "status": "queued"});
+        let item = outbox::event_in(&db, &keys::deploy_team_pk("t"), what, &record).unwrap();
+        let change = Change {
+            seq: pad_seq("4"),
+            kind: ChangeKind::Insert,
+            keys: keys::key(db::text(&item, "pk"), db::text(&item, "sk")),
+            old: None,
+            new: Some(item),
+            at_ms: 0,
+        };
+        assert!(!concerns(&change), "{what}");
+        assert!(happenings(&change).unwrap().is_empty(), "{what}");
+    }
+}

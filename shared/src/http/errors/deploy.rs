@@ -18,6 +18,8 @@ fn name(o: Object) -> &'static str {
         Object::PrivateKey => "Private Key",
         Object::ProviderApp => "Provider app",
         Object::Deployment => "Deployment",
+        Object::Runner => "Runner",
+        Object::Cleanup => "Cleanup",
         Object::EnvironmentVariable => "Environment variable",
     }
 }
@@ -68,7 +70,19 @@ impl From<DeployError> for Error {
             DeployError::SettingsTooLarge { size, max } => Error::BadRequest(format!(
                 "The application's settings take {size} bytes once stored; at most {max} fit in one record."
             )),
+            DeployError::IllegalMove { from, to } => Error::ConflictWith(json!({
+                "message": format!("Deployment cannot move from {from} to {to}."),
+                "status": from,
+            })),
+            DeployError::NotRunning { status } => Error::ConflictWith(json!({
+                "message": "The deployment is no longer this runner's to run.",
+                "status": status,
+            })),
             DeployError::BadRequest(m) => Error::BadRequest(m),
+            DeployError::NothingFound(m) => Error::NotFound(m.into()),
+            DeployError::TooManyRunners(max) => {
+                Error::BadRequest(format!("A server can have at most {max} runners."))
+            }
             DeployError::EnvExists => Error::Conflict(
                 "Environment variable already exists. Use PATCH request to update it.".into(),
             ),

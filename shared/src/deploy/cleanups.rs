@@ -1,0 +1,114 @@
+//! What a server should remove after an application's delete: the
+//! `CLEANUP#<app uuid>` record the delete's transaction writes, listed per
+//! server (gsi1, oldest first) so a runner finds its own without a Scan.
+//! A runner claims one for a lease; one that is not done within it (the
+//! runner died) can be claimed again; done deletes it.
+
+use serde_json::{Map, Value, json};
+
+use crate::{
+    db::{self, Db, Item, keys, table},
+    deploy::{
+        apps::AppRecord,
+        error::{Error, Object, Result},
+        store::item,
+        team::Team,
+    },
+    time,
+};
+
+/// How long a claimed clean-up is its runner's alone.
+pub const LEASE_SECS: i64 = 600;
+
+/// How many of a server's oldest clean-ups a claim tries.
+const TRIES: i32 = 5;
+
+fn sk(app: &str) -> String {
+    format!("CLEANUP#{app}")
+}
+
+/// The clean-up item of a deleted application, listed under its server.
+pub fn record(team: &Team, app: &AppRecord, fields: &Map<String, Value>) -> Result<Item> {
+    let mut it = item(team, &sk(&app.uuid), "cleanup", fields)?;
+    let created = fields
+        .get("created_at")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    it.insert(
+        "gsi1pk".into(),
+        db::s(keys::server_cleanups_pk(&app.server_uuid)),
+    );
+    it.insert("gsi1sk".into(), db::s(format!("{created}#{}", app.uuid)));
+    Ok(it)
+}
+
+/// The job a runner gets.
+fn job(item: &Item) -> Value {
+    let flag = |name: &str| item.get(name).and_then(|v| v.as_bool().ok()).copied();
+    json!({
+        "id": db::text(item, "application_uuid"),
+        "application_uuid": db::text(item, "application_uuid"),
+        "application_name": db::text(item, "application_name"),
+        "delete_configurations": flag("delete_configurations").unwrap_or(true),
+        "delete_volumes": flag("delete_volumes").unwrap_or(true),
+        "docker_cleanup": flag("docker_cleanup").unwrap_or(true),
+        "delete_connected_networks": flag("delete_connected_networks").unwrap_or(true),
+    })
+}
+
+/// The oldest clean-up of `server` no other runner holds, now leased to
+/// `runner`; `None` when there is none.
+pub async fn claim(db: &Db, server: &str, runner: &str) -> Result<Option<Value>> {
+    let index = &table::INDEXES[0];
+    let out = db
+        .query(|q| {
+            q.index_name(index.name)
+                .key_condition_expression(format!("{} = :pk", index.pk))
+                .expression_attribute_values(":pk", db::s(keys::server_cleanups_pk(server)))
+                .limit(TRIES)
+        })
+        .await?;
+    let now = time::now();
+    for found in out.items.unwrap_or_default() {
+        let key = keys::key(db::text(&found, "pk"), db::text(&found, "sk"));
+        let leased = db
+            .update(|u| {
+                u.set_key(Some(key))
+                    .update_expression("SET claimed_by = :me, claimed_at = :now")
+                    .condition_expression(
+                        "server_uuid = :server AND (attribute_not_exists(claimed_at) OR claimed_at < :expired)",
+                    )
+                    .expression_attribute_values(":me", db::s(runner))
+                    .expression_attribute_values(":now", db::n(now))
+                    .expression_attribute_values(":server", db::s(server))
+                    .expression_attribute_values(":expired", db::n(now - LEASE_SECS))
+            })
+            .await;
+        match leased {
+            Ok(_) => return Ok(Some(job(&found))),
+            // Leased to another runner, or done meanwhile.
+            Err(db::DbError::ConditionFailed) => continue,
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Ok(None)
+}
+
+/// Deletes a clean-up its runner has carried out; one of another server,
+/// or not leased to this runner, is not found.
+pub async fn done(db: &Db, team: &Team, server: &str, runner: &str, id: &str) -> Result<()> {
+    let app = crate::deploy::model::parse_uuid(id).ok_or(Error::NotFound(Object::Cleanup))?;
+    let gone = db
+        .delete(|d| {
+            d.set_key(Some(team.key(&sk(&app))))
+                .condition_expression("server_uuid = :server AND claimed_by = :me")
+                .expression_attribute_values(":server", db::s(server))
+                .expression_attribute_values(":me", db::s(runner))
+        })
+        .await;
+    match gone {
+        Ok(_) => Ok(()),
+        Err(db::DbError::ConditionFailed) => Err(Error::NotFound(Object::Cleanup)),
+        Err(e) => Err(e.into()),
+    }
+}

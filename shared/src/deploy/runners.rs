@@ -1,0 +1,205 @@
+//! Runner credentials: an operator makes one for a server (the secret is
+//! shown once; only its SHA-256 is stored, as `RUNNER#<sha256>`, which
+//! `auth::identify_runner` reads on every runner call) and may revoke it.
+//! Each server lists its runners in the team's partition
+//! (`RUNNERS#<server>#<runner>`, holding the hash to revoke by), at most
+//! [`MAX_PER_SERVER`], counted in the create's transaction.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value, json};
+
+use crate::{
+    auth::{RUNNER_TOKEN_PREFIX, Runner, token},
+    db::{self, Db, keys},
+    deploy::{
+        error::{Error, Object, Result},
+        model::{self, input::Problems, timestamp},
+        store::{self, item},
+        team::Team,
+    },
+};
+
+pub const MAX_PER_SERVER: usize = 20;
+const MAX_NAME: usize = 255;
+
+/// How stale `last_seen_at` may grow before a poll writes it again (a
+/// write on every poll would double an idle runner's cost).
+const SEEN_EVERY_SECS: i64 = 60;
+
+/// A runner as its server lists it.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct Listed {
+    uuid: String,
+    name: String,
+    created_at: String,
+    token_hash: String,
+}
+
+/// The `name` of a new runner (the only field).
+pub fn parse_new(body: Map<String, Value>) -> Result<String> {
+    let mut problems = Problems::default();
+    for k in body.keys().filter(|k| *k != "name") {
+        problems.add(k, "This field is not allowed.");
+    }
+    let name = match body.get("name") {
+        None | Some(Value::Null) => {
+            problems.add("name", "The name field is required.");
+            String::new()
+        }
+        Some(Value::String(s)) if s.trim().is_empty() => {
+            problems.add("name", "The name field is required.");
+            String::new()
+        }
+        Some(Value::String(s)) if s.chars().count() > MAX_NAME => {
+            problems.add(
+                "name",
+                format!("The name field must not be greater than {MAX_NAME} characters."),
+            );
+            String::new()
+        }
+        Some(Value::String(s)) => s.trim().to_string(),
+        Some(_) => {
+            problems.add("name", "The name field must be a string.");
+            String::new()
+        }
+    };
+    problems.into_result()?;
+    Ok(name)
+}
+
+/// Makes a runner credential for `server`; the answer holds the secret,
+/// shown this once.
+pub async fn create(db: &Db, team: &Team, server: &str, name: String) -> Result<Value> {
+    let secret = format!(
+        "{RUNNER_TOKEN_PREFIX}{}",
+        hex::encode(rand::random::<[u8; 32]>())
+    );
+    let hash = token::hash(&secret);
+    let runner = Runner {
+        runner_uuid: model::new_uuid(),
+        server_uuid: server.to_string(),
+        team: team.name.clone(),
+        name,
+        created_at: timestamp(),
+        last_seen_at: None,
+        token_hash: hash.clone(),
+    };
+    let listed = Listed {
+        uuid: runner.runner_uuid.clone(),
+        name: runner.name.clone(),
+        created_at: runner.created_at.clone(),
+        token_hash: hash.clone(),
+    };
+    let mut tx = db.tx();
+    tx.require(team.key(&keys::server_sk(server)))?;
+    tx.update(
+        team.key(&keys::server_runner_count_sk(server)),
+        "ADD n :one",
+        &[(":one", db::n(1)), (":max", db::n(MAX_PER_SERVER))],
+        Some("attribute_not_exists(n) OR n < :max"),
+    )?;
+    let mut credential = db::to_item(&runner)?;
+    credential.extend(keys::runner_token(&hash));
+    tx.put_if_absent(credential)?;
+    tx.put_if_absent(item(
+        team,
+        &keys::server_runner_sk(server, &runner.runner_uuid),
+        "runner",
+        &listed,
+    )?)?;
+    match db.transact(tx).await {
+        Ok(()) => Ok(json!({
+            "uuid": runner.runner_uuid,
+            "name": runner.name,
+            "token": secret,
+            "created_at": runner.created_at,
+        })),
+        Err(e) => match e.failed_condition() {
+            Some(0) => Err(Error::NotFound(Object::Server)),
+            Some(1) => Err(Error::TooManyRunners(MAX_PER_SERVER)),
+            _ => Err(e.into()),
+        },
+    }
+}
+
+/// The server's runners, oldest first, with when each was last seen.
+pub async fn list(db: &Db, team: &Team, server: &str) -> Result<Vec<Value>> {
+    let mut listed: Vec<Listed> =
+        store::list(db, team, &keys::server_runners_prefix(server), "runner").await?;
+    listed.sort_by(|a, b| a.created_at.cmp(&b.created_at));
+    let found = db
+        .batch_get(
+            listed
+                .iter()
+                .map(|l| keys::runner_token(&l.token_hash))
+                .collect(),
+        )
+        .await?;
+    let seen = |l: &Listed| {
+        found
+            .iter()
+            .find(|i| db::text(i, "runner_uuid") == l.uuid)
+            .map(|i| db::text(i, "last_seen_at").to_string())
+            .filter(|s| !s.is_empty())
+    };
+    Ok(listed
+        .iter()
+        .map(|l| {
+            json!({
+                "uuid": l.uuid,
+                "name": l.name,
+                "created_at": l.created_at,
+                "last_seen_at": seen(l),
+            })
+        })
+        .collect())
+}
+
+/// Revokes a runner: its next call is refused.
+pub async fn revoke(db: &Db, team: &Team, server: &str, runner: &str) -> Result<()> {
+    let uuid = model::parse_uuid(runner).ok_or(Error::NotFound(Object::Runner))?;
+    let sk = keys::server_runner_sk(server, &uuid);
+    let listed: Listed = store::get(db, team, &sk)
+        .await?
+        .ok_or(Error::NotFound(Object::Runner))?;
+    let mut tx = db.tx();
+    tx.delete_existing(team.key(&sk))?;
+    tx.delete(keys::runner_token(&listed.token_hash))?;
+    tx.update(
+        team.key(&keys::server_runner_count_sk(server)),
+        "ADD n :minus",
+        &[(":minus", db::n(-1))],
+        None,
+    )?;
+    match db.transact(tx).await {
+        Ok(()) => Ok(()),
+        Err(e) if e.failed_condition() == Some(0) => Err(Error::NotFound(Object::Runner)),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// Records that `runner` polled, at most once a minute.
+pub async fn seen(db: &Db, runner: &Runner) -> Result<()> {
+    let now = Utc::now();
+    let fresh = runner
+        .last_seen_at
+        .as_deref()
+        .and_then(|t| DateTime::parse_from_rfc3339(t).ok())
+        .is_some_and(|t| now.signed_duration_since(t).num_seconds() < SEEN_EVERY_SECS);
+    if fresh {
+        return Ok(());
+    }
+    let mut tx = db.tx();
+    tx.update(
+        keys::runner_token(&runner.token_hash),
+        "SET last_seen_at = :now",
+        &[(":now", db::s(timestamp()))],
+        Some("attribute_exists(pk)"),
+    )?;
+    match db.transact(tx).await {
+        // Revoked meanwhile: its next call is refused anyway.
+        Ok(()) | Err(db::DbError::Cancelled(_)) => Ok(()),
+        Err(e) => Err(e.into()),
+    }
+}

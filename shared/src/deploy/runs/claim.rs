@@ -1,0 +1,245 @@
+//! A runner's claim: the oldest claimable deployment of its server. The
+//! claim reads the oldest few entries of the server's queue
+//! (`SRVQ#<server>`) and tries them in order, each with one transaction:
+//! the deployment `queued` → `in_progress` (naming the runner), the entry
+//! deleted (on condition it is there) and the application's run lock put
+//! (on condition it is absent), with the `deployment_started` event. Of
+//! runners racing for one entry exactly one transaction succeeds; an
+//! application with a run in progress keeps its other deployments queued.
+//!
+//! A lock whose run has ended, or whose runner went silent, is cleared on
+//! the way (the silent run is failed), so a dead runner does not stop its
+//! application for good.
+
+use serde_json::{Value, json};
+
+use crate::{
+    Config,
+    auth::Runner,
+    db::{self, Db, DbError, Item, keys},
+    deploy::{
+        apps::{self, AppRecord},
+        deployments::{self, DeploymentRecord},
+        error::{Error, Result},
+        lifecycle::{Move, Status, apply},
+        model::{app::Source, fields, timestamp},
+        team::Team,
+    },
+    hooks::outbox,
+};
+
+/// How many of the server's oldest entries one claim tries.
+const TRIES: i32 = 5;
+
+/// Transaction items of a claim, by position.
+const LOCK: usize = 2;
+
+/// The job of the oldest claimable deployment of the runner's server, now
+/// the runner's; `None` when there is none.
+pub async fn claim(db: &Db, config: &Config, runner: &Runner) -> Result<Option<Value>> {
+    let team = Team::of_runner(&runner.team);
+    let out = db
+        .query(|q| {
+            q.key_condition_expression("pk = :pk")
+                .expression_attribute_values(
+                    ":pk",
+                    db::s(keys::server_queue_pk(&runner.server_uuid)),
+                )
+                .consistent_read(true)
+                .limit(TRIES)
+        })
+        .await?;
+    for entry in out.items.unwrap_or_default() {
+        // A server is one team's; an entry naming another is no one's.
+        if db::text(&entry, "team") != team.name {
+            continue;
+        }
+        if let Some(job) = try_entry(db, config, &team, runner, &entry).await? {
+            return Ok(Some(job));
+        }
+    }
+    Ok(None)
+}
+
+/// Tries to claim the deployment of one queue entry.
+async fn try_entry(
+    db: &Db,
+    config: &Config,
+    team: &Team,
+    runner: &Runner,
+    entry: &Item,
+) -> Result<Option<Value>> {
+    let entry_key = keys::key(db::text(entry, "pk"), db::text(entry, "sk"));
+    let uuid = db::text(entry, "deployment_uuid");
+    // A second try once a stale lock is cleared.
+    for _ in 0..2 {
+        let (d, app) = futures::join!(
+            deployments::get(db, team, uuid),
+            apps::get(db, team, db::text(entry, "application_uuid")),
+        );
+        let d = match d? {
+            Some(d) if d.state()? == Status::Queued => d,
+            // Cancelled or claimed without its entry going (older code):
+            // the entry is stale.
+            _ => {
+                drop_entry(db, entry_key).await?;
+                return Ok(None);
+            }
+        };
+        let app = match app {
+            Ok(app) => app,
+            // Its application was deleted: the delete cancels it.
+            Err(Error::NotFound(_)) => {
+                deployments::cancel_at(db, deployments::key_of(team, uuid)).await?;
+                drop_entry(db, entry_key).await?;
+                return Ok(None);
+            }
+            Err(e) => return Err(e),
+        };
+        let to = apply(Status::Queued, Move::Claim)?;
+        let now = timestamp();
+        let mut tx = db.tx();
+        tx.update_if(
+            deployments::key_of(team, uuid),
+            "SET #status = :to, runner_uuid = :me, heartbeat_at = :now, started_at = :now, \
+             updated_at = :now",
+            &[("#status", "status")],
+            &[
+                (":to", db::s(to.as_str())),
+                (":me", db::s(&runner.runner_uuid)),
+                (":now", db::s(&now)),
+                (":queued", db::s(Status::Queued.as_str())),
+            ],
+            "#status = :queued",
+        )?;
+        tx.delete_existing(entry_key.clone())?;
+        let mut lock = team.key(&keys::run_lock_sk(&app.uuid));
+        lock.insert("kind".into(), db::s("run_lock"));
+        lock.insert("deployment_uuid".into(), db::s(uuid));
+        tx.put_if_absent(lock)?;
+        let after = DeploymentRecord {
+            status: to.as_str().into(),
+            runner_uuid: Some(runner.runner_uuid.clone()),
+            heartbeat_at: Some(now.clone()),
+            started_at: Some(now.clone()),
+            updated_at: now,
+            ..d
+        };
+        tx.put(deployments::event(
+            db,
+            team,
+            outbox::DEPLOYMENT_STARTED,
+            &after,
+        )?)?;
+        match db.transact(tx).await {
+            Ok(()) => return Ok(Some(job(&after, &app))),
+            Err(e) if e.failed_condition() == Some(LOCK) => {
+                if !clear_stale_lock(db, config, team, &app.uuid).await? {
+                    return Ok(None);
+                }
+            }
+            // Another runner took it, or it was cancelled meanwhile.
+            Err(DbError::Cancelled(_) | DbError::TransactionConflict) => return Ok(None),
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Ok(None)
+}
+
+/// Removes a queue entry that names nothing claimable.
+async fn drop_entry(db: &Db, key: Item) -> Result<()> {
+    let mut tx = db.tx();
+    tx.delete(key)?;
+    Ok(db.transact(tx).await?)
+}
+
+/// Clears the run lock of `app` if its run has ended or its runner went
+/// silent (failing that run). Whether the lock is gone.
+async fn clear_stale_lock(db: &Db, config: &Config, team: &Team, app: &str) -> Result<bool> {
+    let lock_key = team.key(&keys::run_lock_sk(app));
+    let Some(lock) = db.get(lock_key.clone()).await? else {
+        return Ok(true);
+    };
+    let holder = db::text(&lock, "deployment_uuid").to_string();
+    let held = match deployments::get(db, team, &holder).await? {
+        Some(h) => super::settle_if_silent(db, config, team, h)
+            .await?
+            .is_held(),
+        None => false,
+    };
+    if held {
+        return Ok(false);
+    }
+    // Ended without letting go (written by older code, or a delete's
+    // cancel): the lock names a run that is over.
+    let mut tx = db.tx();
+    tx.delete_if(
+        lock_key,
+        "attribute_not_exists(pk) OR deployment_uuid = :d",
+        &[(":d", db::s(&holder))],
+    )?;
+    match db.transact(tx).await {
+        Ok(()) => Ok(true),
+        Err(e) if e.failed_condition().is_some() => Ok(false),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// The environment variables of a run, decrypted for it alone.
+fn env_for_run(_app: &AppRecord) -> Vec<Value> {
+    // ENV VARS GO HERE: the one place a job gets its variables, from
+    // `shared::deploy::envs::for_run(...)` once that lands.
+    Vec::new()
+}
+
+/// What a runner needs to carry out `d`: the wire shape of
+/// docs/deploy-runner.md. Fields that do not apply are `null`; the
+/// Dockerfile and compose file are the stored, decoded text.
+pub fn job(d: &DeploymentRecord, app: &AppRecord) -> Value {
+    let setting = |name: &str| -> Value {
+        match app.settings.get(name) {
+            Some(Value::String(s)) if s.is_empty() => Value::Null,
+            Some(v) => v.clone(),
+            None => match fields::unset(name) {
+                Value::String(s) if s.is_empty() => Value::Null,
+                v => v,
+            },
+        }
+    };
+    let only = |applies: bool, name: &str| if applies { setting(name) } else { Value::Null };
+    let git = app.source.is_git();
+    let image = app.source == Source::DockerImage;
+    let domains: Vec<&str> = app
+        .fqdn
+        .as_deref()
+        .unwrap_or_default()
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .collect();
+    json!({
+        "deployment_uuid": d.deployment_uuid,
+        "application_uuid": app.uuid,
+        "application_name": app.name,
+        "action": d.action.as_str(),
+        "force_rebuild": d.force_rebuild,
+        "build_pack": app.build_pack,
+        "container_name": app.uuid,
+        "git_repository": only(git, "git_repository"),
+        "git_branch": only(git, "git_branch"),
+        "git_commit_sha": if git { Value::from(d.commit.clone()) } else { Value::Null },
+        "base_directory": only(git, "base_directory"),
+        "dockerfile_location": only(git, "dockerfile_location"),
+        "docker_registry_image_name": only(image, "docker_registry_image_name"),
+        "docker_registry_image_tag": only(image, "docker_registry_image_tag"),
+        "dockerfile": only(app.build_pack == "dockerfile", "dockerfile"),
+        "docker_compose_raw": only(app.build_pack == "dockercompose", "docker_compose_raw"),
+        "ports_exposes": setting("ports_exposes"),
+        "ports_mappings": setting("ports_mappings"),
+        "domains": domains,
+        "env": env_for_run(app),
+        "docker_cleanup": d.docker_cleanup,
+        "heartbeat_seconds": super::HEARTBEAT_SECS,
+        "timeout_seconds": super::TIMEOUT_SECS,
+    })
+}
