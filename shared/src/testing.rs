@@ -39,7 +39,9 @@ pub async fn app_with(setting: impl Fn(&str) -> Option<String>) -> App {
         "TABLE_NAME" => Some(table.clone()),
         "DYNAMODB_ENDPOINT" => Some(endpoint.clone()),
         "ROOT_URL" => Some("http://forge.test/".into()),
-        "DYNAMODB_TRANSACTION_LIMIT" | "TOKEN_CACHE_TTL_SECONDS" => std::env::var(k).ok(),
+        "DYNAMODB_TRANSACTION_LIMIT" | "TOKEN_CACHE_TTL_SECONDS" | "SECRETS_KEY_FILE" => {
+            std::env::var(k).ok()
+        }
         // DynamoDB Local is shared with the black-box run, whose stream
         // consumer may still be busy: patience, not a stall, is tested here.
         "DB_ATTEMPT_TIMEOUT_MS" => Some("10000".into()),

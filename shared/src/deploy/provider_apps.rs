@@ -1,6 +1,6 @@
 //! Git-provider apps (Coolify's GitHub apps): the installation a private
 //! repository is cloned through. Its client and webhook secrets are stored
-//! and never shown. It refers to a deploy key, counted on the key.
+//! sealed (`store::secret`) and never shown. It refers to a deploy key, counted on the key.
 
 pub use crate::deploy::model::provider_app::{ProviderAppRecord, parse_new};
 use crate::{
@@ -8,10 +8,13 @@ use crate::{
     deploy::{
         error::{Error, Result},
         model, ssh_keys,
-        store::{self, item, quota},
+        store::{self, item, quota, secret},
         team::Team,
     },
 };
+
+/// The attributes stored sealed.
+pub const SECRETS: &[&str] = &["client_secret", "webhook_secret"];
 
 pub fn key_of(team: &Team, uuid: &str) -> Item {
     team.key(&sk(uuid))
@@ -22,8 +25,10 @@ fn sk(uuid: &str) -> String {
 }
 
 pub async fn create(db: &Db, team: &Team, app: &ProviderAppRecord) -> Result<()> {
+    let mut it = item(team, &sk(&app.uuid), "provider_app", app)?;
+    secret::seal(db, team, &mut it, SECRETS).await?;
     let mut tx = db.tx();
-    tx.put_if_absent(item(team, &sk(&app.uuid), "provider_app", app)?)?;
+    tx.put_if_absent(it)?;
     store::add_ref(&mut tx, ssh_keys::key_of(team, &app.private_key_uuid))?;
     let counted = quota::add(&mut tx, team, quota::Kind::ProviderApps)?;
     match db.transact(tx).await {

@@ -1,7 +1,7 @@
 //! Deploy keys (Coolify's "private keys"): SSH private keys in PEM form
 //! that servers and private repositories are reached with. The key text is
-//! checked and stored, and never shown again; responses carry a SHA-256
-//! digest of it so clients can tell keys apart.
+//! checked and stored sealed (`store::secret`), and never shown again;
+//! responses carry a SHA-256 digest of it so clients can tell keys apart.
 
 pub use crate::deploy::model::key::{KeyRecord, parse_new};
 use crate::{
@@ -9,10 +9,13 @@ use crate::{
     deploy::{
         error::{Error, Object, Result},
         model,
-        store::{self, item, quota},
+        store::{self, item, quota, secret},
         team::Team,
     },
 };
+
+/// The attributes stored sealed.
+pub const SECRETS: &[&str] = &["private_key"];
 
 pub fn key_of(team: &Team, uuid: &str) -> Item {
     team.key(&sk(uuid))
@@ -23,8 +26,10 @@ pub fn sk(uuid: &str) -> String {
 }
 
 pub async fn create(db: &Db, team: &Team, key: &KeyRecord) -> Result<()> {
+    let mut it = item(team, &sk(&key.uuid), "ssh_key", key)?;
+    secret::seal(db, team, &mut it, SECRETS).await?;
     let mut tx = db.tx();
-    tx.put_if_absent(item(team, &sk(&key.uuid), "ssh_key", key)?)?;
+    tx.put_if_absent(it)?;
     let counted = quota::add(&mut tx, team, quota::Kind::Keys)?;
     match db.transact(tx).await {
         Ok(()) => Ok(()),
@@ -57,4 +62,16 @@ pub async fn list(db: &Db, team: &Team) -> Result<Vec<KeyRecord>> {
 
 pub async fn delete(db: &Db, team: &Team, uuid: &str) -> Result<()> {
     store::delete_resource(db, team, &sk(uuid), quota::Kind::Keys, Object::PrivateKey).await
+}
+
+/// The key's PEM text in the clear (for a runner that clones with it).
+pub async fn pem(db: &Db, team: &Team, key: &KeyRecord) -> Result<String> {
+    secret::open(
+        db,
+        team,
+        &key_of(team, &key.uuid),
+        SECRETS[0],
+        &key.private_key,
+    )
+    .await
 }

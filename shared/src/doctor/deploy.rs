@@ -4,10 +4,11 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
-use super::{Finding, Fix, Inventory, counter, finding, strings, text};
+use super::{Finding, Fix, Inventory, counter, finding, number, strings, text};
 use crate::{
     db::{Item, keys},
-    deploy::{model::domains, store::quota},
+    deploy::{model::domains, provider_apps, ssh_keys, store::quota},
+    seal,
 };
 
 fn of_kind<'a>(items: &'a [Item], kind: &'a str) -> impl Iterator<Item = &'a Item> + 'a {
@@ -82,9 +83,70 @@ pub fn check(inv: &Inventory) -> Vec<Finding> {
                 ));
             }
         }
+        envs(&mut out, items, &live);
+        clear_secrets(&mut out, items);
     }
     claims(&mut out, inv, expected);
     out
+}
+
+/// Environment variables: those of deleted applications go (what an
+/// interrupted delete left); each live application's tally matches its
+/// variables.
+fn envs(out: &mut Vec<Finding>, items: &[Item], live: &HashSet<&str>) {
+    let mut held: BTreeMap<&str, (i64, i64)> = BTreeMap::new();
+    for it in items {
+        let sk = text(it, "sk");
+        let app = if let Some(rest) = sk.strip_prefix("ENVS#") {
+            rest
+        } else if matches!(text(it, "kind"), "env" | "envkey") {
+            text(it, "application_uuid")
+        } else {
+            continue;
+        };
+        if !live.contains(app) {
+            out.push(finding(
+                "environment variable of a deleted application",
+                it,
+                Fix::Delete,
+            ));
+        } else if text(it, "kind") == "env" {
+            let h = held.entry(app).or_default();
+            h.0 += 1;
+            h.1 += number(it, "value_bytes");
+        }
+    }
+    for tally in items.iter().filter(|i| text(i, "sk").starts_with("ENVS#")) {
+        let app = &text(tally, "sk")["ENVS#".len()..];
+        if live.contains(app) {
+            let (count, bytes) = held.get(app).copied().unwrap_or_default();
+            counter(out, "environment variable tally", tally, "count", count);
+            counter(out, "environment variable tally", tally, "bytes", bytes);
+        }
+    }
+}
+
+/// Secrets an older release stored in the clear.
+fn clear_secrets(out: &mut Vec<Finding>, items: &[Item]) {
+    for (kind, attributes) in [
+        ("ssh_key", ssh_keys::SECRETS),
+        ("provider_app", provider_apps::SECRETS),
+    ] {
+        for it in of_kind(items, kind) {
+            let clear: Vec<String> = attributes
+                .iter()
+                .filter(|a| !text(it, a).is_empty() && !seal::is_sealed(text(it, a)))
+                .map(|a| a.to_string())
+                .collect();
+            if !clear.is_empty() {
+                out.push(finding(
+                    "secret stored in the clear",
+                    it,
+                    Fix::Seal { attributes: clear },
+                ));
+            }
+        }
+    }
 }
 
 /// Environments and destinations: counted on their parent, removed with it.
@@ -264,5 +326,102 @@ mod tests {
                     stored: 0,
                     actual: 1
                 }));
+    }
+
+    #[test]
+    fn variables_of_deleted_applications_tallies_and_clear_secrets() {
+        let app = keyed(
+            "DTEAM#t",
+            "APP#a1",
+            &[("kind", s("application")), ("uuid", s("a1"))],
+        );
+        let env = |app: &str, uuid: &str, bytes: i64| {
+            keyed(
+                "DTEAM#t",
+                &format!("ENV#{app}#{uuid}"),
+                &[
+                    ("kind", s("env")),
+                    ("application_uuid", s(app)),
+                    ("value_bytes", n(bytes)),
+                ],
+            )
+        };
+        let inv = inventory(vec![
+            app,
+            env("a1", "e1", 3),
+            env("a1", "e2", 4),
+            keyed("DTEAM#t", "ENVS#a1", &[("count", n(2)), ("bytes", n(9))]),
+            env("gone", "e3", 1),
+            keyed(
+                "DTEAM#t",
+                "ENVKEY#gone#r#h",
+                &[("kind", s("envkey")), ("application_uuid", s("gone"))],
+            ),
+            keyed("DTEAM#t", "ENVS#gone", &[("count", n(1)), ("bytes", n(1))]),
+            keyed(
+                "DTEAM#t",
+                "SSHKEY#k1",
+                &[
+                    ("kind", s("ssh_key")),
+                    ("uuid", s("k1")),
+                    ("private_key", s("-----BEGIN")),
+                ],
+            ),
+            keyed(
+                "DTEAM#t",
+                "SSHKEY#k2",
+                &[
+                    ("kind", s("ssh_key")),
+                    ("uuid", s("k2")),
+                    ("private_key", s("s1:AAAA")),
+                ],
+            ),
+            keyed(
+                "DTEAM#t",
+                "PAPP#p1",
+                &[
+                    ("kind", s("provider_app")),
+                    ("client_secret", s("s1:AAAA")),
+                    ("webhook_secret", s("clear")),
+                ],
+            ),
+        ]);
+        let found = check(&inv);
+        let of = |what: &str| -> Vec<(&str, &Fix)> {
+            found
+                .iter()
+                .filter(|f| f.what == what)
+                .map(|f| (f.sk.as_str(), &f.fix))
+                .collect()
+        };
+        let mut gone: Vec<&str> = of("environment variable of a deleted application")
+            .into_iter()
+            .map(|(sk, _)| sk)
+            .collect();
+        gone.sort();
+        assert_eq!(gone, ["ENV#gone#e3", "ENVKEY#gone#r#h", "ENVS#gone"]);
+        assert_eq!(
+            of("environment variable tally"),
+            [(
+                "ENVS#a1",
+                &Fix::SetNumber {
+                    attribute: "bytes".into(),
+                    stored: 9,
+                    actual: 7
+                }
+            )]
+        );
+        let clear = of("secret stored in the clear");
+        assert_eq!(clear.len(), 2, "{found:#?}");
+        assert!(clear.contains(&(
+            "SSHKEY#k1",
+            &Fix::Seal {
+                attributes: vec!["private_key".into()]
+            }
+        )));
+        assert!(clear.iter().any(|(_, f)| **f
+            == Fix::Seal {
+                attributes: vec!["webhook_secret".into()]
+            }));
     }
 }

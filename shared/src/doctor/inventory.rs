@@ -32,7 +32,7 @@ use crate::{
 
 /// The attributes the checks read of items that are not issues, comments,
 /// index documents or listing entries.
-const KEPT: [&str; 50] = [
+const KEPT: [&str; 56] = [
     "pk",
     "sk",
     // Hook counters (`HOOK#N`).
@@ -57,6 +57,14 @@ const KEPT: [&str; 50] = [
     "uuid",
     "refs",
     "envs",
+    // Environment variables and their tallies (`ENVS#`).
+    "value_bytes",
+    "count",
+    "bytes",
+    // Secrets, only as `s1:` (sealed) or `clear` (see `add`).
+    "private_key",
+    "client_secret",
+    "webhook_secret",
     "dests",
     "project_uuid",
     "server_uuid",
@@ -168,6 +176,17 @@ impl Inventory {
             }
         }
         item.retain(|name, _| name == WORDS || KEPT.contains(&name.as_str()));
+        // Whether a secret is sealed is all the checks need of it.
+        for name in ["private_key", "client_secret", "webhook_secret"] {
+            if let Some(AttributeValue::S(v)) = item.get_mut(name) {
+                *v = if crate::seal::is_sealed(v) {
+                    "s1:"
+                } else {
+                    "clear"
+                }
+                .to_string();
+            }
+        }
         self.partitions.entry(pk).or_default().push(item);
     }
 

@@ -18,6 +18,9 @@
 //!   environment and destination counts; each team's object counts; domain
 //!   claims against the applications that hold them; open deployments of
 //!   deleted applications; children of deleted projects and servers;
+//!   environment variables (and their tallies) of deleted applications and
+//!   the tallies of live ones; deploy-key and provider-app secrets stored
+//!   in the clear, which a repair seals;
 //! - webhooks: each owner's hook counter against its hooks.
 //!
 //! Checks are pure functions over the scanned items ([`Inventory`]), so
@@ -115,6 +118,9 @@ pub enum Fix {
     Delete,
     /// A deployment of a deleted application is still open.
     Cancel,
+    /// Secret attributes written in the clear by an older release are to
+    /// be sealed (`deploy::store::secret`).
+    Seal { attributes: Vec<String> },
     /// Nothing to do automatically: the item needs a look.
     Inspect,
 }

@@ -211,7 +211,31 @@ async fn apply(db: &Db, f: &Finding) -> Result<(), DbError> {
             .await
         }
         Fix::Cancel => crate::deploy::deployments::cancel_at(db, k).await,
+        Fix::Seal { attributes } => seal(db, &f.pk, k, attributes).await,
         // Batched by `repair`, or nothing to do.
         Fix::PutKey | Fix::PutStub(_) | Fix::Delete | Fix::Inspect => Ok(()),
+    }
+}
+
+/// Seals the clear attributes of one item, on condition that they still
+/// hold what is read now. Needs the stack's key (`SECRETS_KMS_KEY_ID`).
+async fn seal(db: &Db, pk: &str, k: Item, attributes: &[String]) -> Result<(), DbError> {
+    let Some(team) = pk.strip_prefix("DTEAM#") else {
+        return Ok(());
+    };
+    let team = crate::deploy::Team {
+        name: team.to_string(),
+        sensitive: false,
+        can_deploy: false,
+    };
+    let Some(item) = db.get(k).await? else {
+        return Err(DbError::ConditionFailed);
+    };
+    let names: Vec<&str> = attributes.iter().map(String::as_str).collect();
+    match crate::deploy::store::secret::seal_stored(db, &team, vec![item], &names).await {
+        Ok(0) => Err(DbError::ConditionFailed),
+        Ok(_) => Ok(()),
+        Err(crate::deploy::Error::Db(e)) => Err(e),
+        Err(e) => Err(DbError::Service(format!("sealing: {e}"))),
     }
 }

@@ -10,6 +10,7 @@
 
 pub mod claims;
 pub mod quota;
+pub mod secret;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 use serde::de::DeserializeOwned;

@@ -6,7 +6,9 @@
 //! Exit status: 0 when nothing drifted (or everything was repaired), 1
 //! when drift remains (including findings that need a look).
 //!
-//! Environment: `TABLE_NAME` / `DYNAMODB_ENDPOINT` as for the functions;
+//! Environment: `TABLE_NAME` / `DYNAMODB_ENDPOINT` as for the functions,
+//! and `SECRETS_KMS_KEY_ID` (the stack's `SecretsKey`) to seal secrets an
+//! older release stored in the clear;
 //! `DB_ATTEMPT_TIMEOUT_MS` / `DB_OPERATION_TIMEOUT_MS` default to 30 s and
 //! 90 s here.
 
@@ -38,7 +40,11 @@ async fn main() -> Result<(), BoxError> {
     if unset("DB_OPERATION_TIMEOUT_MS") {
         config.db_operation_timeout = Duration::from_secs(90);
     }
-    let db = Db::new(db::connect(&config).await, config.table_name.clone());
+    let clients = db::connect(&config).await;
+    // Sealing the secrets an older release stored in the clear needs the
+    // stack's key, as the functions have it.
+    let sealer = shared::seal::Sealer::from_config(&config, clients.sdk.as_ref());
+    let db = Db::new(clients, config.table_name.clone()).with_sealer(sealer);
     let inventory = doctor::scan(&db).await?;
     let mut report = Report {
         items_scanned: inventory.items,
