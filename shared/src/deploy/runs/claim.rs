@@ -28,8 +28,10 @@ use crate::{
     hooks::outbox,
 };
 
-/// How many of the server's oldest entries one claim tries.
-const TRIES: i32 = 5;
+/// How many of the server's oldest entries one claim reads. An entry of
+/// an application found busy is passed over without a try, so one busy
+/// application's backlog costs a read, not a transaction per entry.
+const TRIES: i32 = 20;
 
 /// Transaction items of a claim, by position.
 const LOCK: usize = 2;
@@ -49,16 +51,29 @@ pub async fn claim(db: &Db, config: &Config, runner: &Runner) -> Result<Option<V
                 .limit(TRIES)
         })
         .await?;
+    let mut busy: Vec<String> = Vec::new();
     for entry in out.items.unwrap_or_default() {
+        let app = db::text(&entry, "application_uuid");
         // A server is one team's; an entry naming another is no one's.
-        if db::text(&entry, "team") != team.name {
+        if db::text(&entry, "team") != team.name || busy.iter().any(|b| b == app) {
             continue;
         }
-        if let Some(job) = try_entry(db, config, &team, runner, &entry).await? {
-            return Ok(Some(job));
+        match try_entry(db, config, &team, runner, &entry).await? {
+            Tried::Claimed(job) => return Ok(Some(*job)),
+            Tried::Busy => busy.push(app.to_string()),
+            Tried::Passed => {}
         }
     }
     Ok(None)
+}
+
+/// What one entry's try came to.
+enum Tried {
+    Claimed(Box<Value>),
+    /// Its application has a run in progress.
+    Busy,
+    /// Taken by another runner, cancelled, or stale.
+    Passed,
 }
 
 /// Tries to claim the deployment of one queue entry.
@@ -68,7 +83,7 @@ async fn try_entry(
     team: &Team,
     runner: &Runner,
     entry: &Item,
-) -> Result<Option<Value>> {
+) -> Result<Tried> {
     let entry_key = keys::key(db::text(entry, "pk"), db::text(entry, "sk"));
     let uuid = db::text(entry, "deployment_uuid");
     // A second try once a stale lock is cleared.
@@ -83,7 +98,7 @@ async fn try_entry(
             // the entry is stale.
             _ => {
                 drop_entry(db, entry_key).await?;
-                return Ok(None);
+                return Ok(Tried::Passed);
             }
         };
         let app = match app {
@@ -92,7 +107,7 @@ async fn try_entry(
             Err(Error::NotFound(_)) => {
                 deployments::cancel_at(db, deployments::key_of(team, uuid)).await?;
                 drop_entry(db, entry_key).await?;
-                return Ok(None);
+                return Ok(Tried::Passed);
             }
             Err(e) => return Err(e),
         };
@@ -132,18 +147,18 @@ async fn try_entry(
             &after,
         )?)?;
         match db.transact(tx).await {
-            Ok(()) => return Ok(Some(job(&after, &app))),
+            Ok(()) => return Ok(Tried::Claimed(Box::new(job(&after, &app)))),
             Err(e) if e.failed_condition() == Some(LOCK) => {
                 if !clear_stale_lock(db, config, team, &app.uuid).await? {
-                    return Ok(None);
+                    return Ok(Tried::Busy);
                 }
             }
             // Another runner took it, or it was cancelled meanwhile.
-            Err(DbError::Cancelled(_) | DbError::TransactionConflict) => return Ok(None),
+            Err(DbError::Cancelled(_) | DbError::TransactionConflict) => return Ok(Tried::Passed),
             Err(e) => return Err(e.into()),
         }
     }
-    Ok(None)
+    Ok(Tried::Passed)
 }
 
 /// Removes a queue entry that names nothing claimable.
