@@ -147,6 +147,9 @@ GET /applications/{uuid}/stop      POST /applications/{uuid}/stop
 GET /applications/{uuid}/restart   POST /applications/{uuid}/restart
 GET /servers/{uuid}/runners        POST /servers/{uuid}/runners
 DELETE /servers/{uuid}/runners/{runner_uuid}
+GET /applications/{uuid}/envs      POST /applications/{uuid}/envs
+PATCH /applications/{uuid}/envs    PATCH /applications/{uuid}/envs/bulk
+DELETE /applications/{uuid}/envs/{env_uuid}
 ";
 
 /// `who METHOD route path [body] [status]`: P is the private org (PPUB its public
@@ -259,7 +262,8 @@ fn fill(method: &str, route: &str, w: &World) -> String {
             (_, "{environment}") => "production".into(),
             (_, s) => s
                 .replace("{uuid}", "nosuch")
-                .replace("{runner_uuid}", "nosuch"),
+                .replace("{runner_uuid}", "nosuch")
+                .replace("{env_uuid}", "nosuch"),
         };
         (path, prev) = (format!("{path}/{v}"), seg);
     }
