@@ -333,7 +333,7 @@ pub async fn cancel_queued(db: &Db, team: &Team, app: &str) -> Result<()> {
     let open: Vec<_> = all
         .iter()
         .filter(|d| d.status == "queued" || d.status == "in_progress")
-        .map(|d| cancel_open(db, team, &d.deployment_uuid))
+        .map(|d| cancel_open(db, team, d))
         .collect();
     futures::stream::iter(open)
         .buffer_unordered(8)
@@ -342,8 +342,40 @@ pub async fn cancel_queued(db: &Db, team: &Team, app: &str) -> Result<()> {
         .map(|_| ())
 }
 
-async fn cancel_open(db: &Db, team: &Team, uuid: &str) -> Result<()> {
-    Ok(cancel_at(db, team.key(&sk(uuid))).await?)
+/// Cancels one open deployment of a deleted application, with its event;
+/// a queued one leaves its server's queue too. One that moved since the
+/// index was read is cancelled by its status alone.
+async fn cancel_open(db: &Db, team: &Team, d: &DeploymentRecord) -> Result<()> {
+    let now = timestamp();
+    let to = Status::Cancelled.as_str();
+    let mut tx = db.tx();
+    tx.update_if(
+        key_of(team, &d.deployment_uuid),
+        "SET #status = :to, updated_at = :now REMOVE gsi2pk, gsi2sk",
+        &[("#status", "status")],
+        &[
+            (":to", db::s(to)),
+            (":now", db::s(&now)),
+            (":from", db::s(&d.status)),
+        ],
+        "#status = :from",
+    )?;
+    if d.status == Status::Queued.as_str() {
+        tx.delete(d.queue_entry())?;
+    }
+    let after = DeploymentRecord {
+        status: to.into(),
+        updated_at: now,
+        ..d.clone()
+    };
+    tx.put(event(db, team, outbox::DEPLOYMENT_CANCELLED, &after)?)?;
+    match db.transact(tx).await {
+        Ok(()) => Ok(()),
+        Err(e) if e.failed_condition() == Some(0) => {
+            Ok(cancel_at(db, key_of(team, &d.deployment_uuid)).await?)
+        }
+        Err(e) => Err(e.into()),
+    }
 }
 
 /// Cancels the deployment under `key` if it is still open (a finished or
