@@ -20,6 +20,7 @@ mod deploy_domains;
 mod deploy_envs;
 mod deploy_formats;
 mod deploy_keys;
+mod deploy_loop;
 mod deploy_projects;
 mod deploy_runner;
 mod deploy_servers;

@@ -20,6 +20,7 @@ use crate::{
     deploy::{
         apps::{self, AppRecord},
         deployments::{self, DeploymentRecord},
+        envs::{self, RunEnv},
         error::{Error, Result},
         lifecycle::{Move, Status, apply},
         model::{app::Source, fields, timestamp},
@@ -111,6 +112,8 @@ async fn try_entry(
             }
             Err(e) => return Err(e),
         };
+        // Opened before the claim: if they cannot be, nothing is claimed.
+        let env = envs::for_run(db, team, &app.uuid, d.pull_request_id != 0).await?;
         let to = apply(Status::Queued, Move::Claim)?;
         let now = timestamp();
         let mut tx = db.tx();
@@ -147,7 +150,7 @@ async fn try_entry(
             &after,
         )?)?;
         match db.transact(tx).await {
-            Ok(()) => return Ok(Tried::Claimed(Box::new(job(&after, &app)))),
+            Ok(()) => return Ok(Tried::Claimed(Box::new(job(&after, &app, &env)))),
             Err(e) if e.failed_condition() == Some(LOCK) => {
                 if !clear_stale_lock(db, config, team, &app.uuid).await? {
                     return Ok(Tried::Busy);
@@ -200,17 +203,12 @@ async fn clear_stale_lock(db: &Db, config: &Config, team: &Team, app: &str) -> R
     }
 }
 
-/// The environment variables of a run, decrypted for it alone.
-fn env_for_run(_app: &AppRecord) -> Vec<Value> {
-    // ENV VARS GO HERE: the one place a job gets its variables, from
-    // `shared::deploy::envs::for_run(...)` once that lands.
-    Vec::new()
-}
-
 /// What a runner needs to carry out `d`: the wire shape of
 /// docs/deploy-runner.md. Fields that do not apply are `null`; the
-/// Dockerfile and compose file are the stored, decoded text.
-pub fn job(d: &DeploymentRecord, app: &AppRecord) -> Value {
+/// Dockerfile and compose file are the stored, decoded text; `env` holds
+/// the variables of the run's scope (a pull request's are the preview
+/// ones), opened for this answer alone.
+pub fn job(d: &DeploymentRecord, app: &AppRecord, env: &[RunEnv]) -> Value {
     let setting = |name: &str| -> Value {
         match app.settings.get(name) {
             Some(Value::String(s)) if s.is_empty() => Value::Null,
@@ -252,7 +250,7 @@ pub fn job(d: &DeploymentRecord, app: &AppRecord) -> Value {
         "ports_exposes": setting("ports_exposes"),
         "ports_mappings": setting("ports_mappings"),
         "domains": domains,
-        "env": env_for_run(app),
+        "env": env,
         "docker_cleanup": d.docker_cleanup,
         "heartbeat_seconds": super::HEARTBEAT_SECS,
         "timeout_seconds": super::TIMEOUT_SECS,

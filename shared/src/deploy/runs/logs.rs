@@ -28,6 +28,8 @@ use crate::{
     },
 };
 
+use super::mask;
+
 pub const MAX_LINES_PER_CALL: usize = 100;
 pub const MAX_LINE_BYTES: usize = 4096;
 pub const MAX_LINES: u32 = 5000;
@@ -153,8 +155,30 @@ pub async fn append(
     uuid: &str,
     lines: &[LogLineOption],
 ) -> Result<Appended> {
+    let mut read = Some(super::held(db, config, team, runner, uuid).await?);
+    // Whatever the runner sent, no stored line holds a variable's value.
+    let first = read.as_ref().expect("just read");
+    let needles = mask::for_run(
+        db,
+        team,
+        &first.application_uuid,
+        first.pull_request_id != 0,
+    )
+    .await?;
+    let lines: Vec<LogLineOption> = lines
+        .iter()
+        .map(|l| LogLineOption {
+            output: mask::mask(&l.output, &needles),
+            kind: l.kind.clone(),
+            hidden: l.hidden,
+        })
+        .collect();
+    let lines = lines.as_slice();
     for _ in 0..3 {
-        let d = super::held(db, config, team, runner, uuid).await?;
+        let d = match read.take() {
+            Some(d) => d,
+            None => super::held(db, config, team, runner, uuid).await?,
+        };
         let (kept, closing, after_lines, after_bytes) = fit(d.log_lines, d.log_bytes, lines);
         let moved = db
             .update(|u| {

@@ -7,6 +7,7 @@
 
 pub mod claim;
 pub mod logs;
+pub mod mask;
 
 use chrono::{DateTime, Utc};
 
@@ -230,7 +231,9 @@ pub async fn end(
             Outcome::Finished => Move::Finish,
             Outcome::Failed => Move::Fail,
         };
-        let note = error.map(|e| logs::clip(&format!("Deployment failed: {e}")));
+        let needles = mask::for_run(db, team, &d.application_uuid, d.pull_request_id != 0).await?;
+        let note =
+            error.map(|e| logs::clip(&mask::mask(&format!("Deployment failed: {e}"), &needles)));
         let room = d.log_lines < logs::MAX_LINES;
         if let Some(after) = let_go(db, team, &d, m, note.as_deref().filter(|_| room)).await? {
             return Ok(after);
