@@ -365,6 +365,36 @@ def main():
         want=200)
     run("DELETE /applications/{uuid}", "DELETE", "/api/v1/applications/" + app3["uuid"], dtok, want=200)
 
+    # A deployment's lifecycle (docs/deploy-runner.md): variables, a
+    # trigger, and a runner's calls, idle and with work.
+    envs = "/api/v1/applications/%s/envs" % app["uuid"]
+    run("POST /applications/{uuid}/envs", "POST", envs, dtok,
+        {"key": "DATABASE_URL", "value": "postgres://app:secret@db:5432/app"}, want=201)
+    run("PATCH /applications/{uuid}/envs/bulk (19 new)", "PATCH", envs + "/bulk", dtok,
+        {"data": [{"key": "K%02d" % i, "value": "v" * 40} for i in range(19)]}, want=201)
+    run("GET /applications/{uuid}/envs (20, values shown)", "GET", envs, dtok, want=200)
+    runner = run("POST /servers/{uuid}/runners", "POST", "/api/v1/servers/%s/runners" % server["uuid"], dtok,
+                 {"name": "bench"}, want=201)
+    rtok = {"authorization": "Bearer " + runner["token"]}
+    # The first poll also drops the queue entry a deleted application left
+    # (app3's) and records the runner's last_seen_at (once a minute); the
+    # second is what an idle runner costs every 30 s.
+    run("POST /runner/v1/claim (first poll)", "POST", "/runner/v1/claim", rtok, want=204)
+    run("POST /runner/v1/claim (idle)", "POST", "/runner/v1/claim", rtok, want=204)
+    run("POST /deploy?uuid= (1 application)", "POST", "/api/v1/deploy", dtok, want=200, query="uuid=" + app["uuid"])
+    job = run("POST /runner/v1/claim (a job, 20 variables)", "POST", "/runner/v1/claim", rtok, want=200)
+    dep = "/runner/v1/deployments/" + job["deployment_uuid"]
+    run("POST /runner/v1/deployments/{uuid}/heartbeat", "POST", dep + "/heartbeat", rtok, want=200)
+    run("POST /runner/v1/deployments/{uuid}/logs (100 lines)", "POST", dep + "/logs", rtok,
+        {"lines": [{"output": "step %03d %s" % (i, "x" * 70), "type": "stdout"} for i in range(100)]}, want=200)
+    run("POST /runner/v1/deployments/{uuid}/end", "POST", dep + "/end", rtok, {"status": "finished"}, want=200)
+    run("GET /deployments/{uuid} (100 log lines)", "GET", "/api/v1/deployments/" + job["deployment_uuid"], dtok,
+        want=200)
+    restart = run("POST /applications/{uuid}/restart", "POST", "/api/v1/applications/%s/restart" % app["uuid"], dtok,
+                  want=200)
+    run("POST /deployments/{uuid}/cancel", "POST", "/api/v1/deployments/%s/cancel" % restart["deployment_uuid"],
+        dtok, want=200)
+
     warm = [fleet.invoke("GET", "/api/v1/user", admin)[3] for _ in range(50)]
     fleet.stop()
 

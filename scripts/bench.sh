@@ -16,6 +16,8 @@ start_dynamodb bench
 export TABLE_NAME="bench-$(date +%s)"
 export TOKEN_CACHE_TTL_SECONDS=30  # writes are measured on a warm token cache
 export BOOTSTRAP_ADMIN_TOKEN="$(python3 -c 'import secrets; print(secrets.token_hex(20))')"
+# Environment variable values are sealed under a local key, not KMS.
+use_secrets_key "$ROOT/.local/secrets-bench.key"
 # x86_64 binaries built as the Lambda ones are: the release profile plus
 # .cargo/config.toml's arm64 flags (but the CPU), under --target so that
 # build scripts and proc macros keep the usual flags.
