@@ -179,6 +179,19 @@ pub async fn revoke(db: &Db, team: &Team, server: &str, runner: &str) -> Result<
     }
 }
 
+/// Revokes every runner of a deleted server: their credentials, listing
+/// items and count (at most [`MAX_PER_SERVER`] of them).
+pub async fn revoke_all(db: &Db, team: &Team, server: &str) -> Result<()> {
+    let listed: Vec<Listed> =
+        store::list(db, team, &keys::server_runners_prefix(server), "runner").await?;
+    let mut gone = vec![team.key(&keys::server_runner_count_sk(server))];
+    for l in &listed {
+        gone.push(team.key(&keys::server_runner_sk(server, &l.uuid)));
+        gone.push(keys::runner_token(&l.token_hash));
+    }
+    Ok(db.batch_delete(gone).await?)
+}
+
 /// Records that `runner` polled, at most once a minute.
 pub async fn seen(db: &Db, runner: &Runner) -> Result<()> {
     let now = Utc::now();

@@ -13,7 +13,7 @@ use crate::{
     deploy::{
         error::{Error, Object, Result},
         model::{self, body::Body, timestamp},
-        ssh_keys,
+        runners, ssh_keys,
         store::{self, item, quota},
         team::Team,
     },
@@ -221,5 +221,13 @@ pub async fn delete(db: &Db, team: &Team, server: &Server) -> Result<()> {
         || async { Ok(load(db, team, uuid).await?.as_ref().map(family)) },
         Object::Server,
     )
-    .await
+    .await?;
+    // Its runner credentials go with it (a new one needs the server).
+    db::cleanup(
+        db,
+        "runners of a deleted server",
+        runners::revoke_all(db, team, uuid),
+    )
+    .await;
+    Ok(())
 }

@@ -127,6 +127,24 @@ async fn runner_credentials_are_shown_once_listed_and_revoked() {
 }
 
 #[tokio::test]
+async fn a_deleted_server_s_runners_are_revoked() {
+    let t = Team::new().await;
+    let server = other_server(&t).await;
+    let gone = Runner::new(&t, &server).await;
+    let kept = Runner::new(&t, &t.server).await;
+    assert_eq!(gone.claim().await, None);
+    let r = t.delete(&format!("/servers/{server}")).await;
+    assert_eq!(r.status, 200, "{:?}", r.body);
+    let r = gone.call("/claim", None).await;
+    assert_eq!((r.status, r.body), (401, message("Unauthenticated.")));
+    assert_eq!(
+        kept.claim().await,
+        None,
+        "another server's runner still works"
+    );
+}
+
+#[tokio::test]
 async fn runner_and_user_credentials_each_open_their_own_routes_only() {
     let t = Team::new().await;
     let runner = Runner::new(&t, &t.server).await;

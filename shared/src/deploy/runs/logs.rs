@@ -7,10 +7,11 @@
 //! counted as the line's JSON text (escapes included), so the shown log
 //! stays within a few MiB of response however the lines are made.
 //!
-//! A call first moves the deployment's counters (on condition they are as
-//! read, so two calls cannot take the same numbers), then writes its
-//! lines; a failure between the two leaves a gap in the numbers, never two
-//! lines under one.
+//! A call first takes numbers from the deployment's counters, then
+//! writes its lines: by `ADD` when all of them fit whatever the counts are
+//! (racing calls then take distinct numbers at once), else, near a bound,
+//! by setting the counts on condition they are as read. A failure between
+//! the two leaves a gap in the numbers, never two lines under one.
 
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -174,7 +175,27 @@ pub async fn append(
         })
         .collect();
     let lines = lines.as_slice();
-    for _ in 0..3 {
+    if let Some(d) = read.take() {
+        if let Some(first) = reserve(db, team, runner, &d, lines).await? {
+            let items: Vec<Item> = lines
+                .iter()
+                .zip(first..)
+                .map(|(l, seq)| line_item(uuid_of(&d), seq, &l.output, &l.kind, l.hidden))
+                .collect();
+            if !items.is_empty() {
+                db.batch_put(items).await?;
+            }
+            return Ok(Appended {
+                accepted: lines.len(),
+                dropped: 0,
+                cancel: d.state()? == Status::Cancelled,
+            });
+        }
+        read = Some(d);
+    }
+    // Near a bound (or when the run ended): fit what is left, on condition
+    // the counts are as read.
+    for _ in 0..5 {
         let d = match read.take() {
             Some(d) => d,
             None => super::held(db, config, team, runner, uuid).await?,
@@ -225,6 +246,64 @@ pub async fn append(
         });
     }
     Err(Error::Busy("the log keeps changing; retry"))
+}
+
+/// Takes numbers for all of `lines` at once when they fit below the
+/// bounds however the counts stand (`ADD`, on condition there is room):
+/// calls that race take distinct numbers without a retry. The first
+/// number, or `None` when they might not fit (or the run is not the
+/// runner's any more).
+async fn reserve(
+    db: &Db,
+    team: &Team,
+    runner: &Runner,
+    d: &deployments::DeploymentRecord,
+    lines: &[LogLineOption],
+) -> Result<Option<u32>> {
+    let n = lines.len() as u32;
+    let bytes: u64 = lines.iter().map(|l| size_of(&l.output)).sum();
+    // Room for these and for the closing line stays after them.
+    let (Some(most_lines), Some(most_bytes)) = (
+        (MAX_LINES - 1).checked_sub(n),
+        (MAX_BYTES - CLOSING_ROOM).checked_sub(bytes),
+    ) else {
+        return Ok(None);
+    };
+    let moved = db
+        .update(|u| {
+            u.set_key(Some(deployments::key_of(team, &d.deployment_uuid)))
+                .update_expression("ADD log_lines :n, log_bytes :b SET heartbeat_at = :now")
+                .condition_expression(
+                    "runner_uuid = :me AND attribute_not_exists(ended_at) \
+                     AND (attribute_not_exists(log_lines) OR log_lines <= :most_lines) \
+                     AND (attribute_not_exists(log_bytes) OR log_bytes <= :most_bytes)",
+                )
+                .expression_attribute_values(":n", db::n(n))
+                .expression_attribute_values(":b", db::n(bytes))
+                .expression_attribute_values(":now", db::s(timestamp()))
+                .expression_attribute_values(":me", db::s(&runner.runner_uuid))
+                .expression_attribute_values(":most_lines", db::n(most_lines))
+                .expression_attribute_values(":most_bytes", db::n(most_bytes))
+                .return_values(aws_sdk_dynamodb::types::ReturnValue::UpdatedNew)
+        })
+        .await;
+    match moved {
+        Ok(attrs) => {
+            let after = attrs
+                .as_ref()
+                .map(|a| db::number(a, "log_lines"))
+                .ok_or(Error::Internal("the log's count was not returned"))?;
+            let after =
+                u32::try_from(after).map_err(|_| Error::Internal("a log count out of range"))?;
+            Ok(Some(
+                after
+                    .checked_sub(n)
+                    .ok_or(Error::Internal("the log's count went back"))?,
+            ))
+        }
+        Err(db::DbError::ConditionFailed) => Ok(None),
+        Err(e) => Err(e.into()),
+    }
 }
 
 fn uuid_of(d: &deployments::DeploymentRecord) -> &str {
