@@ -34,12 +34,20 @@ pub fn record(team: &Team, app: &AppRecord, fields: &Map<String, Value>) -> Resu
         .get("created_at")
         .and_then(Value::as_str)
         .unwrap_or_default();
-    it.insert(
-        "gsi1pk".into(),
-        db::s(keys::server_cleanups_pk(&app.server_uuid)),
-    );
-    it.insert("gsi1sk".into(), db::s(format!("{created}#{}", app.uuid)));
+    it.extend(index_keys(&app.server_uuid, created, &app.uuid));
     Ok(it)
+}
+
+/// The index attributes that list a clean-up under its server (`check-data`
+/// adds them to records written before runners).
+pub fn index_keys(server: &str, created: &str, app: &str) -> Item {
+    Item::from([
+        (
+            "gsi1pk".to_string(),
+            db::s(keys::server_cleanups_pk(server)),
+        ),
+        ("gsi1sk".to_string(), db::s(format!("{created}#{app}"))),
+    ])
 }
 
 /// The job a runner gets.

@@ -164,12 +164,7 @@ pub fn queue(
     it.insert("gsi2pk".into(), db::s(keys::team_queue_pk(&team.name)));
     it.insert("gsi2sk".into(), db::s(&order));
     tx.put_if_absent(it)?;
-    let mut entry = d.queue_entry();
-    entry.insert("kind".into(), db::s("queue_entry"));
-    entry.insert("team".into(), db::s(&team.name));
-    entry.insert("deployment_uuid".into(), db::s(&d.deployment_uuid));
-    entry.insert("application_uuid".into(), db::s(&d.application_uuid));
-    tx.put(entry)?;
+    tx.put(queue_entry_item(&team.name, &d))?;
     tx.update(
         team.key(&keys::deployment_count_sk(&app.uuid)),
         "ADD n :one",
@@ -178,6 +173,16 @@ pub fn queue(
     )?;
     tx.put(event(db, team, outbox::DEPLOYMENT_QUEUED, &d)?)?;
     Ok(d)
+}
+
+/// The entry of queued deployment `d` of `team` in its server's queue.
+pub fn queue_entry_item(team: &str, d: &DeploymentRecord) -> db::Item {
+    let mut entry = d.queue_entry();
+    entry.insert("kind".into(), db::s("queue_entry"));
+    entry.insert("team".into(), db::s(team));
+    entry.insert("deployment_uuid".into(), db::s(&d.deployment_uuid));
+    entry.insert("application_uuid".into(), db::s(&d.application_uuid));
+    entry
 }
 
 /// The event item of a deployment's change, in its team's partition.

@@ -83,11 +83,37 @@ pub fn check(inv: &Inventory) -> Vec<Finding> {
                 ));
             }
         }
+        runs(&mut out, inv, items);
         envs(&mut out, items, &live);
         clear_secrets(&mut out, items);
     }
     claims(&mut out, inv, expected);
     out
+}
+
+/// What runners find their work by, for records an older release wrote:
+/// a queued deployment's entry in its server's queue, a clean-up's entry
+/// in its server's index. (Stale queue entries and run locks are cleared
+/// by the claims that meet them; a scan could not tell them from new.)
+fn runs(out: &mut Vec<Finding>, inv: &Inventory, items: &[Item]) {
+    for d in of_kind(items, "deployment").filter(|d| text(d, "status") == "queued") {
+        let queue = keys::server_queue_pk(text(d, "server_uuid"));
+        let entry = format!("{}#{}", text(d, "created_at"), text(d, "deployment_uuid"));
+        if inv.get(&queue, &entry).is_none() {
+            out.push(finding(
+                "queued deployment missing from its server's queue",
+                d,
+                Fix::Enqueue,
+            ));
+        }
+    }
+    for c in of_kind(items, "cleanup").filter(|c| !c.contains_key("indexed")) {
+        out.push(finding(
+            "clean-up not listed under its server",
+            c,
+            Fix::IndexCleanup,
+        ));
+    }
 }
 
 /// Environment variables: those of deleted applications go (what an
@@ -251,6 +277,62 @@ mod tests {
     use super::*;
     use crate::db::{n, s};
     use aws_sdk_dynamodb::types::AttributeValue;
+
+    #[test]
+    fn runners_find_what_older_releases_wrote() {
+        let deployment = |uuid: &str, status: &str| {
+            keyed(
+                "DTEAM#t",
+                &format!("DEPLOYMENT#{uuid}"),
+                &[
+                    ("kind", s("deployment")),
+                    ("deployment_uuid", s(uuid)),
+                    ("status", s(status)),
+                    ("server_uuid", s("s1")),
+                    ("created_at", s("2026-01-01T00:00:00.000000Z")),
+                ],
+            )
+        };
+        let cleanup = |app: &str, indexed: bool| {
+            let mut c = keyed(
+                "DTEAM#t",
+                &format!("CLEANUP#{app}"),
+                &[("kind", s("cleanup")), ("application_uuid", s(app))],
+            );
+            if indexed {
+                c.insert("gsi1pk".into(), s("DSRVCLEAN#s1"));
+            }
+            c
+        };
+        let inv = inventory(vec![
+            deployment("old", "queued"),
+            deployment("new", "queued"),
+            deployment("done", "finished"),
+            keyed(
+                "SRVQ#s1",
+                "2026-01-01T00:00:00.000000Z#new",
+                &[("kind", s("queue_entry"))],
+            ),
+            cleanup("a1", false),
+            cleanup("a2", true),
+        ]);
+        let findings = check(&inv);
+        let found: Vec<(&str, &str)> = findings
+            .iter()
+            .filter(|f| matches!(f.fix, Fix::Enqueue | Fix::IndexCleanup))
+            .map(|f| (f.what, f.sk.as_str()))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                (
+                    "queued deployment missing from its server's queue",
+                    "DEPLOYMENT#old"
+                ),
+                ("clean-up not listed under its server", "CLEANUP#a1"),
+            ]
+        );
+    }
 
     #[test]
     fn refs_counts_claims_and_leftovers() {

@@ -32,7 +32,7 @@ use crate::{
 
 /// The attributes the checks read of items that are not issues, comments,
 /// index documents or listing entries.
-const KEPT: [&str; 56] = [
+const KEPT: [&str; 59] = [
     "pk",
     "sk",
     // Hook counters (`HOOK#N`).
@@ -87,6 +87,10 @@ const KEPT: [&str; 56] = [
     "purging",
     "status",
     "application_uuid",
+    // A queued deployment's queue entry, a clean-up's index entry.
+    "deployment_uuid",
+    "created_at",
+    "indexed",
     "applications",
     "projects",
     "servers",
@@ -174,6 +178,11 @@ impl Inventory {
                 let words = doc::comment_words(text(&item, "body")).join("\n");
                 item.insert(WORDS.into(), s(words));
             }
+        }
+        // Whether a clean-up is listed under its server is all the checks
+        // need of its index keys.
+        if text(&item, "kind") == "cleanup" && item.contains_key("gsi1pk") {
+            item.insert("indexed".into(), AttributeValue::Bool(true));
         }
         item.retain(|name, _| name == WORDS || KEPT.contains(&name.as_str()));
         // Whether a secret is sealed is all the checks need of it.

@@ -118,6 +118,12 @@ pub enum Fix {
     Delete,
     /// A deployment of a deleted application is still open.
     Cancel,
+    /// A queued deployment (queued by an older release) has no entry in
+    /// its server's queue, so no runner would claim it.
+    Enqueue,
+    /// A clean-up (written by an older release) is not listed under its
+    /// server, so no runner would find it.
+    IndexCleanup,
     /// Secret attributes written in the clear by an older release are to
     /// be sealed (`deploy::store::secret`).
     Seal { attributes: Vec<String> },

@@ -211,10 +211,49 @@ async fn apply(db: &Db, f: &Finding) -> Result<(), DbError> {
             .await
         }
         Fix::Cancel => crate::deploy::deployments::cancel_at(db, k).await,
+        Fix::Enqueue => enqueue(db, &f.pk, k).await,
+        Fix::IndexCleanup => {
+            let Some(item) = db.get(k.clone()).await? else {
+                return Err(DbError::ConditionFailed);
+            };
+            let keys = crate::deploy::cleanups::index_keys(
+                db::text(&item, "server_uuid"),
+                db::text(&item, "created_at"),
+                db::text(&item, "application_uuid"),
+            );
+            db.update(|u| {
+                u.set_key(Some(k))
+                    .update_expression("SET gsi1pk = :pk, gsi1sk = :sk")
+                    .condition_expression("attribute_exists(pk) AND attribute_not_exists(gsi1pk)")
+                    .expression_attribute_values(":pk", keys["gsi1pk"].clone())
+                    .expression_attribute_values(":sk", keys["gsi1sk"].clone())
+            })
+            .await
+            .map(|_| ())
+        }
         Fix::Seal { attributes } => seal(db, &f.pk, k, attributes).await,
         // Batched by `repair`, or nothing to do.
         Fix::PutKey | Fix::PutStub(_) | Fix::Delete | Fix::Inspect => Ok(()),
     }
+}
+
+/// Puts a deployment's server queue entry if it is still queued (and the
+/// entry still missing).
+async fn enqueue(db: &Db, pk: &str, k: Item) -> Result<(), DbError> {
+    let Some(team) = pk.strip_prefix("DTEAM#") else {
+        return Ok(());
+    };
+    let d: crate::deploy::deployments::DeploymentRecord =
+        db.get_as(k).await?.ok_or(DbError::ConditionFailed)?;
+    if d.status != "queued" {
+        return Err(DbError::ConditionFailed);
+    }
+    let entry = crate::deploy::deployments::queue_entry_item(team, &d);
+    db.put(|p| {
+        p.set_item(Some(entry))
+            .condition_expression("attribute_not_exists(pk)")
+    })
+    .await
 }
 
 /// Seals the clear attributes of one item, on condition that they still

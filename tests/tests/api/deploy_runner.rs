@@ -582,3 +582,83 @@ async fn a_deleted_application_s_clean_up_goes_to_its_server_s_runner() {
     let r = runner.cleanup_done(&app).await;
     assert_eq!((r.status, r.body), (404, not_found("Cleanup")));
 }
+
+#[tokio::test]
+async fn what_an_older_release_wrote_is_found_by_runners_after_the_repair() {
+    use shared::{
+        db,
+        doctor::{self, Finding, Fix, Report},
+    };
+    let t = Team::new().await;
+    let runner = Runner::new(&t, &t.server).await;
+    let (client, table) = api_tests::table().await;
+    let pk = db::keys::deploy_team_pk(&t.user.name);
+    // A queued deployment without its queue entry, as instant_deploy
+    // wrote it before runners.
+    let app = t.app(json!({})).await;
+    let d = start(&t, &app).await;
+    let entries = client
+        .query()
+        .table_name(&table)
+        .key_condition_expression("pk = :pk")
+        .expression_attribute_values(":pk", db::s(db::keys::server_queue_pk(&t.server)))
+        .send()
+        .await
+        .unwrap();
+    for e in entries.items.unwrap_or_default() {
+        let key = db::keys::key(db::text(&e, "pk"), db::text(&e, "sk"));
+        client
+            .delete_item()
+            .table_name(&table)
+            .set_key(Some(key))
+            .send()
+            .await
+            .unwrap();
+    }
+    assert_eq!(runner.claim().await, None, "no runner finds it");
+    // A clean-up without its server's index entry.
+    let gone = t.app(json!({})).await;
+    assert_eq!(t.delete(&format!("/applications/{gone}")).await.status, 200);
+    client
+        .update_item()
+        .table_name(&table)
+        .set_key(Some(db::keys::key(&pk, &format!("CLEANUP#{gone}"))))
+        .update_expression("REMOVE gsi1pk, gsi1sk")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(runner.claim_cleanup().await.status, 204);
+
+    let config = shared::Config::from_env().unwrap();
+    let store = db::Db::new(db::connect(&config).await, config.table_name.clone());
+    let finding = |sk: String, fix| Finding {
+        what: "older record",
+        pk: pk.clone(),
+        sk,
+        fix,
+    };
+    let mut report = Report {
+        drift: vec![
+            finding(format!("DEPLOYMENT#{d}"), Fix::Enqueue),
+            finding(format!("CLEANUP#{gone}"), Fix::IndexCleanup),
+        ],
+        ..Report::default()
+    };
+    doctor::repair(&store, &mut report).await.unwrap();
+    assert_eq!((report.repaired, report.skipped), (2, 0));
+    let job = runner.claim().await.expect("found again");
+    assert_eq!(job["deployment_uuid"], json!(d));
+    let mut cleanup = runner.claim_cleanup().await;
+    for _ in 0..20 {
+        if cleanup.status == 200 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        cleanup = runner.claim_cleanup().await;
+    }
+    assert_eq!(cleanup.body["id"], json!(gone), "{:?}", cleanup.body);
+    // Again: nothing left to do (the deployment is no longer queued, the
+    // clean-up is indexed).
+    doctor::repair(&store, &mut report).await.unwrap();
+    assert_eq!((report.repaired, report.skipped), (2, 2));
+}
