@@ -5,10 +5,10 @@
 use lambda_http::http::StatusCode;
 use serde_json::{Value, json};
 use shared::{
-    Error, Result,
+    Result,
     deploy::{
         cleanups, runners,
-        runs::{self, Outcome, claim, logs},
+        runs::{self, claim, logs},
     },
     http::{Ctx, Response, runner_of},
 };
@@ -38,46 +38,9 @@ pub async fn logs(cx: &Ctx) -> Result<Response> {
     )
 }
 
-/// `{status: finished or failed, error?}`.
-fn outcome(body: &serde_json::Map<String, Value>) -> Result<(Outcome, Option<String>)> {
-    let mut problems = std::collections::BTreeMap::new();
-    for k in body
-        .keys()
-        .filter(|k| !["status", "error"].contains(&k.as_str()))
-    {
-        problems.insert(k.clone(), vec!["This field is not allowed.".to_string()]);
-    }
-    let outcome = match body.get("status").and_then(Value::as_str) {
-        Some("finished") => Some(Outcome::Finished),
-        Some("failed") => Some(Outcome::Failed),
-        _ => {
-            problems.insert(
-                "status".into(),
-                vec!["The status must be finished or failed.".to_string()],
-            );
-            None
-        }
-    };
-    let error = match body.get("error") {
-        None | Some(Value::Null) => None,
-        Some(Value::String(s)) => Some(s.clone()),
-        Some(_) => {
-            problems.insert(
-                "error".into(),
-                vec!["The error field must be a string.".to_string()],
-            );
-            None
-        }
-    };
-    match outcome {
-        Some(o) if problems.is_empty() => Ok((o, error)),
-        _ => Err(Error::Validation(problems)),
-    }
-}
-
 pub async fn end(cx: &Ctx) -> Result<Response> {
     let (runner, team) = runner_of(cx)?;
-    let (outcome, error) = outcome(&cx.json_object()?)?;
+    let (outcome, error) = runs::parse_end(&cx.json_object()?)?;
     let d = runs::end(
         &cx.db,
         &cx.config,

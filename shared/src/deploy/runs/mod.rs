@@ -214,6 +214,40 @@ pub enum Outcome {
     Failed,
 }
 
+/// The `{status: finished or failed, error?}` of an end.
+pub fn parse_end(
+    body: &serde_json::Map<String, serde_json::Value>,
+) -> Result<(Outcome, Option<String>)> {
+    use serde_json::Value;
+    let mut problems = crate::deploy::model::input::Problems::default();
+    for k in body
+        .keys()
+        .filter(|k| !["status", "error"].contains(&k.as_str()))
+    {
+        problems.add(k, "This field is not allowed.");
+    }
+    let outcome = match body.get("status").and_then(Value::as_str) {
+        Some("finished") => Some(Outcome::Finished),
+        Some("failed") => Some(Outcome::Failed),
+        _ => {
+            problems.add("status", "The status must be finished or failed.");
+            None
+        }
+    };
+    let error = match body.get("error") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) => Some(s.clone()),
+        Some(_) => {
+            problems.add("error", "The error field must be a string.");
+            None
+        }
+    };
+    problems.into_result()?;
+    outcome.map(|o| (o, error)).ok_or(Error::Internal(
+        "an end without its status passed its checks",
+    ))
+}
+
 /// The end of a run: finished or failed (a cancelled one stays
 /// cancelled); the answer is the final status.
 pub async fn end(
@@ -272,6 +306,33 @@ mod tests {
             ended_at: None,
             log_lines: 0,
             log_bytes: 0,
+        }
+    }
+
+    #[test]
+    fn ends_say_finished_or_failed() {
+        let body = |v: serde_json::Value| v.as_object().unwrap().clone();
+        assert_eq!(
+            parse_end(&body(
+                serde_json::json!({"status": "failed", "error": "exit 1"})
+            ))
+            .unwrap(),
+            (Outcome::Failed, Some("exit 1".into()))
+        );
+        assert_eq!(
+            parse_end(&body(serde_json::json!({"status": "finished"}))).unwrap(),
+            (Outcome::Finished, None)
+        );
+        for (v, field) in [
+            (serde_json::json!({"status": "done"}), "status"),
+            (serde_json::json!({}), "status"),
+            (serde_json::json!({"status": "failed", "error": 1}), "error"),
+            (serde_json::json!({"status": "failed", "x": 1}), "x"),
+        ] {
+            match parse_end(&body(v.clone())) {
+                Err(Error::Invalid(f)) => assert!(f.contains_key(field), "{v}"),
+                other => panic!("{v}: {other:?}"),
+            }
         }
     }
 
