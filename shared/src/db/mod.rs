@@ -16,6 +16,7 @@ pub mod access;
 pub mod actor;
 mod attrs;
 mod batch;
+mod cleanup;
 mod connect;
 mod consumed;
 mod error;
@@ -23,6 +24,7 @@ pub mod keys;
 mod metrics;
 pub mod permission;
 mod prefix;
+mod request;
 pub mod size;
 pub mod table;
 pub mod tx;
@@ -30,11 +32,7 @@ pub mod tx;
 use std::{
     collections::HashMap,
     future::Future,
-    sync::{
-        Arc, Mutex,
-        atomic::{AtomicBool, Ordering},
-    },
-    time::Duration,
+    sync::{Arc, atomic::Ordering},
 };
 
 use aws_sdk_dynamodb::{
@@ -51,11 +49,14 @@ use serde::de::DeserializeOwned;
 pub use access::{Action, Grant, Permission, Resource};
 pub use attrs::{from_item, n, number, project, projection_of, s, text, to_item};
 use batch::backoff;
+pub use cleanup::{CLEANUP_BUDGET, cleanup};
 pub use connect::{Clients, connect};
 use consumed::Consumed;
 pub use error::DbError;
 use error::{Op, from_sdk, from_transact};
 pub use metrics::{Metrics, MetricsSnapshot};
+use request::RequestState;
+pub use request::{Budget, Marker};
 pub use tx::Tx;
 
 /// One DynamoDB item.
@@ -79,39 +80,6 @@ impl Consistency {
     fn strong(self) -> bool {
         self == Consistency::Strong
     }
-}
-
-/// What one request's transactions must also do when the request carries
-/// an `Idempotency-Key`: mark the key's item committed, on condition that
-/// this attempt still owns it.
-#[derive(Clone, Debug)]
-pub struct Marker {
-    pub key: Item,
-    pub attempt: String,
-}
-
-/// The most one request may read: a ceiling every route declares (its
-/// `Limits`), checked before each read, so no request, whatever its input
-/// or caller, costs more than this plus one call.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Budget {
-    /// Read calls (each a round trip).
-    pub calls: u32,
-    /// Read units consumed.
-    pub read_units: f64,
-}
-
-/// Per-request state besides the metrics.
-#[derive(Debug, Default)]
-struct RequestState {
-    budget: Mutex<Option<Budget>>,
-    marker: Mutex<Option<Marker>>,
-    committed: AtomicBool,
-    writes_started: AtomicBool,
-    /// When the request must have answered.
-    deadline: Mutex<Option<std::time::Instant>>,
-    /// On whose behalf it writes (signed-in callers).
-    actor: Mutex<Option<actor::Actor>>,
 }
 
 /// A handle on the table for one request: cheap to clone, and every clone
@@ -194,101 +162,6 @@ impl Db {
     pub fn granted(mut self, grant: &'static Grant) -> Self {
         self.grant = Some(grant);
         self
-    }
-
-    /// Makes every later transaction of this request mark `marker`'s item
-    /// (`None`: no longer).
-    pub fn mark_idempotent(&self, marker: Option<Marker>) {
-        *self
-            .request
-            .marker
-            .lock()
-            .unwrap_or_else(|p| p.into_inner()) = marker;
-    }
-
-    /// A keyed request must change things through transactions, which
-    /// carry its marker: a single put or delete could not tell a retry
-    /// whether it happened. (Counter `ADD`s for ids are fine: a retry that
-    /// takes the next id only leaves a gap.)
-    fn assert_unkeyed(&self, what: &str) {
-        debug_assert!(
-            self.request
-                .marker
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .is_none(),
-            "a {what} in a request with an Idempotency-Key: write through a transaction"
-        );
-    }
-
-    /// Makes `actor` the author of what this request writes through
-    /// [`Db::stamp`].
-    pub fn set_actor(&self, actor: actor::Actor) {
-        *self.request.actor.lock().unwrap_or_else(|p| p.into_inner()) = Some(actor);
-    }
-
-    /// Names the request's actor in `item`, a change that notifies (see
-    /// [`actor`]); background work has none and writes none.
-    pub fn stamp(&self, mut item: Item) -> Result<Item, DbError> {
-        let actor = self
-            .request
-            .actor
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .clone();
-        if let Some(a) = actor {
-            a.stamp(&mut item)?;
-        }
-        Ok(item)
-    }
-
-    /// Limits what the rest of this request may read.
-    pub fn set_budget(&self, budget: Budget) {
-        *self
-            .request
-            .budget
-            .lock()
-            .unwrap_or_else(|p| p.into_inner()) = Some(budget);
-    }
-
-    /// When the request must have answered (cleanup after a committed delete
-    /// stops in time for it).
-    pub fn set_deadline(&self, at: std::time::Instant) {
-        *self
-            .request
-            .deadline
-            .lock()
-            .unwrap_or_else(|p| p.into_inner()) = Some(at);
-    }
-
-    /// How long work that may be cut short can still take in this request.
-    pub fn time_left(&self, most: Duration) -> Duration {
-        const MARGIN: Duration = Duration::from_secs(1);
-        let deadline = *self
-            .request
-            .deadline
-            .lock()
-            .unwrap_or_else(|p| p.into_inner());
-        match deadline {
-            Some(at) => most.min(at.saturating_duration_since(std::time::Instant::now() + MARGIN)),
-            None => most,
-        }
-    }
-
-    /// Forgets that writes were sent (the idempotency claim's own write
-    /// does not make a request's outcome unknown).
-    pub fn forget_writes(&self) {
-        self.request.writes_started.store(false, Ordering::SeqCst);
-    }
-
-    /// Whether a transaction of this request committed.
-    pub fn committed(&self) -> bool {
-        self.request.committed.load(Ordering::SeqCst)
-    }
-
-    /// Whether this request has sent a write (its outcome may be unknown).
-    pub fn writes_started(&self) -> bool {
-        self.request.writes_started.load(Ordering::SeqCst)
     }
 
     pub fn table(&self) -> &str {
@@ -613,26 +486,5 @@ impl Db {
             .and_then(|v| v.as_n().ok())
             .and_then(|n| n.parse().ok())
             .ok_or_else(|| DbError::Decode(format!("counter {counter} has no number")))
-    }
-}
-
-/// How long a request may spend removing what a committed delete left
-/// unreachable; the rest is left to `check-data`, and the request answers
-/// the truth: the object is gone.
-pub const CLEANUP_BUDGET: Duration = Duration::from_secs(5);
-
-/// Runs the cleanup after a committed delete, for at most
-/// [`CLEANUP_BUDGET`] and never past the request's time. Its failures are
-/// logged, not returned: the delete has happened, and `check-data`
-/// finishes what is left.
-pub async fn cleanup<E: std::fmt::Display>(
-    db: &Db,
-    what: &str,
-    work: impl Future<Output = Result<(), E>>,
-) {
-    match tokio::time::timeout(db.time_left(CLEANUP_BUDGET), work).await {
-        Ok(Ok(())) => {}
-        Ok(Err(e)) => tracing::warn!(what, error = %e, "cleanup left for check-data"),
-        Err(_) => tracing::warn!(what, "cleanup left for check-data (out of time)"),
     }
 }
