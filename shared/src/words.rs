@@ -38,6 +38,10 @@ pub enum QueryError {
     TooLong { max: usize },
     #[error("q: at most {max} words")]
     TooManyWords { max: usize },
+    /// No text is indexed by a word this long, so leaving it out would
+    /// match everything, and keeping it nothing: refused, naming the bound.
+    #[error("q: words of at most {max} characters (longer ones are not indexed)")]
+    WordTooLong { max: usize },
 }
 
 /// One normalised word (or a whole text, normalised): compatibility forms
@@ -132,6 +136,15 @@ pub fn query(raw: Option<&str>) -> Result<Option<Vec<String>>, QueryError> {
     if q.chars().count() > MAX_QUERY_CHARS {
         return Err(QueryError::TooLong {
             max: MAX_QUERY_CHARS,
+        });
+    }
+    let normalised = normalise(q);
+    if normalised
+        .unicode_words()
+        .any(|w| !w.chars().all(is_cjk) && w.chars().count() > MAX_WORD_CHARS)
+    {
+        return Err(QueryError::WordTooLong {
+            max: MAX_WORD_CHARS,
         });
     }
     // A run of ideographs is asked for by its pairs (a lone character by
@@ -397,6 +410,14 @@ mod tests {
         let err = query(Some(&"é".repeat(MAX_QUERY_CHARS + 1))).unwrap_err();
         assert_eq!(err, QueryError::TooLong { max: 256 });
         assert_eq!(err.to_string(), "q: at most 256 characters");
+
+        let word = |n: usize| format!("crash {}", "x".repeat(n));
+        assert!(query(Some(&word(MAX_WORD_CHARS))).is_ok());
+        assert_eq!(
+            query(Some(&word(MAX_WORD_CHARS + 1))),
+            Err(QueryError::WordTooLong { max: 64 }),
+            "an over-long word would otherwise be dropped and match everything"
+        );
 
         let eight = "a1 a2 a3 a4 a5 a6 a7 a8";
         assert_eq!(query(Some(eight)).map(|w| w.map(|w| w.len())), Ok(Some(8)));

@@ -89,6 +89,18 @@ pub async fn settle() {
     }
 }
 
+/// Holds the stream consumer back for `ms` milliseconds (the pump's
+/// `GET /hold`): nothing derived from the table's stream moves meanwhile,
+/// as on AWS when the consumer falls behind. For the tests of what must
+/// not wait for it; `make test` lets go after each test executable.
+pub async fn hold_stream(ms: u64) {
+    let url = format!("{}/hold?ms={ms}", pump_url());
+    let res = reqwest::get(&url)
+        .await
+        .unwrap_or_else(|e| panic!("GET {url}: {e} (is the stream pump running?)"));
+    assert!(res.status().is_success(), "GET {url}: {}", res.status());
+}
+
 /// The stream pump's counters (`GET /stats`): invocations,
 /// records_delivered, failures, retries, skipped_records, ...
 pub async fn pump_stats() -> Value {

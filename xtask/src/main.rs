@@ -15,6 +15,7 @@
 mod archived;
 mod counts;
 mod features;
+mod fresh_reads;
 mod gitea_scopes;
 mod grants;
 mod lenient;

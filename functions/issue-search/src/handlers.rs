@@ -14,18 +14,24 @@ use shared::{
     },
 };
 
-/// A page with `X-Total-Count` and `Link`, as every listing answers.
-fn paged(cx: &Ctx, body: &impl Serialize, total: u64, page: paging::Page) -> Result<Response> {
+/// A page with `X-Total-Count` and `Link`, as every listing answers
+/// (`Link` pointing at pages of the first `linked` results).
+fn paged(
+    cx: &Ctx,
+    body: &impl Serialize,
+    (total, linked): (u64, u64),
+    page: paging::Page,
+) -> Result<Response> {
     let mut res = cx.reply(StatusCode::OK, body)?;
-    let link = paging::link_header(&cx.config, &cx.path, &cx.query, total, page);
+    let link = paging::link_header(&cx.config, &cx.path, &cx.query, linked, page);
     paging::set_headers(&mut res, link, total);
     Ok(res)
 }
 
 /// A page of issues.
-async fn respond(cx: &Ctx, listed: Listed, page: paging::Page) -> Result<Response> {
+async fn respond(cx: &Ctx, listed: Listed, page: paging::Page, linked: u64) -> Result<Response> {
     let body = Issue::many(&cx.db, &listed.repos, &listed.shown, &cx.config).await?;
-    paged(cx, &body, listed.total, page)
+    paged(cx, &body, (listed.total, linked), page)
 }
 
 /// `GET /repos/{owner}/{repo}/issues`.
@@ -34,7 +40,8 @@ pub async fn repo_issues(cx: &Ctx) -> Result<Response> {
     let page = paging::Page::from_query(&cx.query, &cx.config);
     let q = Params(cx.query.pairs());
     let listed = search::repo_issues(&cx.db, &cx.caller, &access, q, page).await?;
-    respond(cx, listed, page).await
+    let total = listed.total;
+    respond(cx, listed, page, total).await
 }
 
 /// `GET /repos/{owner}/{repo}/pulls`: Gitea's `PullRequest` objects.
@@ -44,7 +51,7 @@ pub async fn repo_pulls(cx: &Ctx) -> Result<Response> {
     let q = Params(cx.query.pairs());
     let listed = pull_list::repo_pulls(&cx.db, &cx.caller, &access, q, page).await?;
     let body = PullRequest::many(&cx.db, &listed.repos, &listed.shown, &cx.config).await?;
-    paged(cx, &body, listed.total, page)
+    paged(cx, &body, (listed.total, listed.total), page)
 }
 
 /// `GET /repos/issues/search`.
@@ -52,5 +59,6 @@ pub async fn search(cx: &Ctx) -> Result<Response> {
     let page = paging::Page::from_query(&cx.query, &cx.config);
     let q = Params(cx.query.pairs());
     let listed = search::search(&cx.db, &cx.caller, q, page).await?;
-    respond(cx, listed, page).await
+    let linked = search::within_window(listed.total, page);
+    respond(cx, listed, page, linked).await
 }

@@ -512,3 +512,27 @@ pub const INDEX_JOB_PREFIX: &str = "IXJOB#";
 pub fn listing_cursor(hash: &str, page: u64) -> Item {
     key(&format!("CURSOR#{hash}"), &format!("PAGE#{page:020}"))
 }
+
+// --- Writes the search index has yet to apply (`issues::index::pending`):
+// a mark per issue in its repository, and one under the user who wrote it,
+// put in the write's own transaction and taken away by the stream consumer
+// once the index holds the write.
+
+pub const INDEX_PENDING_PREFIX: &str = "IXP#";
+
+/// The mark of issue `index` of a repository.
+pub fn index_pending(repo_id: i64, index: i64) -> Item {
+    key(
+        &repo_pk(repo_id),
+        &format!("{INDEX_PENDING_PREFIX}{index:020}"),
+    )
+}
+
+/// The mark of a write of `login`'s (lower-case) to issue `index` of a
+/// repository.
+pub fn index_pending_of_writer(login: &str, repo_id: i64, index: i64) -> Item {
+    key(
+        &owner_pk(login),
+        &format!("{INDEX_PENDING_PREFIX}{repo_id:020}#{index:020}"),
+    )
+}

@@ -64,12 +64,14 @@ pub type Item = HashMap<String, AttributeValue>;
 
 /// How fresh a read must be. The rule: a read that decides a write (a
 /// permission, a name's owner, a counter a transaction is conditioned on),
-/// or that answers for one item its client may just have written (`GET` of
-/// an issue, a milestone, a repository), is strong. Pages of listings and
-/// what renders them (the users, labels and milestones a page of issues
-/// refers to) are eventual, at half the read units: a change made a moment
-/// ago may be missing there for a second or so, as it already may be from
-/// the listing indexes, which are eventually consistent anyway.
+/// that answers for one item its client may just have written (`GET` of
+/// an issue, a milestone, a repository), or that serves a listing of
+/// issues, pull requests or comments (their entries, documents, pages and
+/// the labels and milestones they show: a write shows in the next listing,
+/// as Gitea's do) is strong. Other pages and what renders them (a
+/// repository's labels and milestones, the users a page refers to) are
+/// eventual, at half the read units: a change made a moment ago may be
+/// missing there for a second or so.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Consistency {
     Strong,
@@ -238,7 +240,9 @@ impl Db {
             return Ok(());
         };
         let spent = self.metrics.snapshot();
-        let calls = spent.read_calls();
+        // This read counts from now on: one sent beside others that have
+        // not come back yet is held to the budget as well.
+        let calls = self.request.reads_started.fetch_add(1, Ordering::SeqCst);
         if calls >= budget.calls || spent.read_units >= budget.read_units {
             return Err(DbError::OverBudget {
                 calls,

@@ -39,6 +39,9 @@ pub(super) struct RequestState {
     pub(super) marker: Mutex<Option<Marker>>,
     pub(super) committed: AtomicBool,
     pub(super) writes_started: AtomicBool,
+    /// Reads sent so far, counted as they start: reads launched at once
+    /// are each held to the budget, not only those that came back.
+    pub(super) reads_started: std::sync::atomic::AtomicU32,
     /// When the request must have answered.
     deadline: Mutex<Option<std::time::Instant>>,
     /// On whose behalf it writes (signed-in callers).
@@ -75,6 +78,15 @@ impl Db {
     /// [`Db::stamp`].
     pub fn set_actor(&self, actor: actor::Actor) {
         *self.request.actor.lock().unwrap_or_else(|p| p.into_inner()) = Some(actor);
+    }
+
+    /// The request's actor (signed-in callers), if any.
+    pub fn actor(&self) -> Option<actor::Actor> {
+        self.request
+            .actor
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
     }
 
     /// Names the request's actor in `item`, a change that notifies (see
@@ -139,5 +151,53 @@ impl Db {
     /// Whether this request has sent a write (its outcome may be unknown).
     pub fn writes_started(&self) -> bool {
         self.request.writes_started.load(Ordering::SeqCst)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::db::keys;
+    use futures::StreamExt;
+
+    #[tokio::test]
+    async fn reads_sent_at_once_are_each_held_to_the_budget() {
+        // A loopback listener that takes connections and never answers:
+        // reads within the budget stay in flight, those past it are
+        // refused before they are sent.
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let at = listener.local_addr().unwrap();
+        tokio::spawn(async move {
+            let mut held = Vec::new();
+            while let Ok((conn, _)) = listener.accept().await {
+                held.push(conn);
+            }
+        });
+        let endpoint = format!("http://{at}");
+        let config = crate::Config::from_lookup(|k| match k {
+            "TABLE_NAME" => Some("t".into()),
+            "DYNAMODB_ENDPOINT" => Some(endpoint.clone()),
+            _ => None,
+        })
+        .unwrap();
+        let db = Db::new(crate::db::connect(&config).await, "t").for_request();
+        db.set_budget(Budget {
+            calls: 2,
+            read_units: 1000.0,
+        });
+        let mut reads: futures::stream::FuturesUnordered<_> = (0..5)
+            .map(|i| db.get(keys::key("P", &i.to_string())))
+            .collect();
+        let mut refused = 0;
+        while let Ok(Some(done)) =
+            tokio::time::timeout(Duration::from_millis(500), reads.next()).await
+        {
+            assert!(matches!(done, Err(DbError::OverBudget { .. })), "{done:?}");
+            refused += 1;
+        }
+        assert_eq!(
+            refused, 3,
+            "two reads fit the budget, however many are in flight"
+        );
     }
 }

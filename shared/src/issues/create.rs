@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-use super::{Error, IssueRecord, Result, add_counter_moves, mentions};
+use super::{Error, IssueRecord, Result, add_counter_moves, index, mentions};
 use crate::{
     db::{Db, DbError},
     repos, time,
@@ -82,6 +82,8 @@ pub async fn create(db: &Db, repo_id: i64, new: NewIssue, claim: Claim) -> Resul
         base: new.base,
         ..IssueRecord::default()
     };
+    let write = index::pending::Write::new(db);
+    rec.written_by(&write);
     for attempt in 0..ATTEMPTS {
         if attempt > 0 {
             last_index = repos::stats(db, repo_id).await?.last_index;
@@ -92,6 +94,7 @@ pub async fn create(db: &Db, repo_id: i64, new: NewIssue, claim: Claim) -> Resul
         add_counter_moves(&mut tx, None, Some(&rec), Some((last, rec.index)))?;
         let milestone_at = (rec.milestone != 0).then_some(1);
         tx.put_if_absent(db.stamp(rec.to_item()?)?)?;
+        write.mark(&mut tx, repo_id, rec.index)?;
         match db.transact(tx).await {
             Ok(()) => return Ok(rec),
             Err(e)

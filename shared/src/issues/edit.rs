@@ -7,7 +7,7 @@
 
 use std::time::Duration;
 
-use super::{Error, IssueRecord, Result, add_counter_moves, find, mentions};
+use super::{Error, IssueRecord, Result, add_counter_moves, find, index, mentions};
 use crate::{
     db::{self, Db, DbError},
     time,
@@ -26,6 +26,7 @@ pub async fn update(
     apply: impl Fn(&mut IssueRecord) -> Result<()>,
 ) -> Result<IssueRecord> {
     let mut current = loaded;
+    let write = index::pending::Write::new(db);
     for attempt in 0..ATTEMPTS {
         if body_from_version.is_some_and(|v| v != current.content_version) {
             return Err(Error::Stale);
@@ -48,6 +49,7 @@ pub async fn update(
         }
         next.version = current.version + 1;
         next.updated = time::now();
+        next.written_by(&write);
 
         let mut tx = db.tx();
         add_counter_moves(&mut tx, Some(&current), Some(&next), None)?;
@@ -57,6 +59,7 @@ pub async fn update(
             "version = :v",
             &[(":v", db::n(current.version))],
         )?;
+        write.mark(&mut tx, next.repo_id, next.index)?;
         match db.transact(tx).await {
             Ok(()) => return Ok(next),
             Err(e)

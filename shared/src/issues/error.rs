@@ -142,6 +142,10 @@ pub enum Error {
     /// Too many concurrent creates took every number tried.
     #[error("no issue number could be claimed in repository {repo_id}")]
     NoNumber { repo_id: i64 },
+    /// More writes wait for the search index than a listing lays over it
+    /// (`index::overlay`): it is catching up.
+    #[error("the search index is behind on too many writes")]
+    IndexBehind,
     /// Too many deleted issues of the repository still being cleaned up.
     #[error("too many deletions under way")]
     CleanupBacklog,

@@ -4,10 +4,10 @@
 //! by the issue's `version`, so concurrent writers cannot double-count.
 //!
 //! - model: [`IssueRecord`] (here), [`fields`] (bounds), [`rules`] (who may
-//!   do what, state changes), [`listing::Filter`] and the query parsing
+//!   do what, state changes), [`index::query::Checks`] and the query parsing
 //!   atop [`search`] (pure, unit-tested);
 //! - operations: [`ops`] (one per route) and [`search`] (the listings);
-//! - store: [`create`], [`edit`], [`deps`], [`listing`] and the counter
+//! - store: [`create`], [`edit`], [`deps`] and the counter
 //!   moves here (keys, `Tx`);
 //! - views: [`views`] (Gitea's `Issue`, `PullRequest`), [`options`]
 //!   (request bodies, `PullReview`).
@@ -20,7 +20,6 @@ pub mod edit;
 mod error;
 pub mod fields;
 pub mod index;
-pub mod listing;
 pub mod lock;
 mod opening;
 pub mod ops;
@@ -121,6 +120,13 @@ pub struct IssueRecord {
     /// it): who, the outcome, its count, the start of its body.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_review: Option<LastReview>,
+    /// The token of the last write, which its pending marks hold until the
+    /// index has it (`index::pending`); absent on items written before.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub ixw: String,
+    /// Who made the last write (lower-case login; `-` for none).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub ixb: String,
 }
 
 /// A pull request's latest review.
@@ -156,6 +162,12 @@ impl IssueRecord {
             db::s(keys::issue_list_sk(self.created, self.index)),
         );
         Ok(item)
+    }
+
+    /// Records `write` as this record's last (see `index::pending`).
+    pub fn written_by(&mut self, write: &index::pending::Write) {
+        self.ixw = write.token.clone();
+        self.ixb = write.writer.clone().unwrap_or_else(|| "-".into());
     }
 
     pub fn kind(&self) -> &'static str {
@@ -349,6 +361,7 @@ pub fn add_counter_moves(
 pub async fn delete(db: &Db, issue: &IssueRecord) -> Result<()> {
     const ATTEMPTS: u32 = 10;
     let mut current = issue.clone();
+    let write = index::pending::Write::deletion(db);
     for attempt in 0..ATTEMPTS {
         let mut tx = db.tx();
         tx.delete_if(
@@ -363,6 +376,7 @@ pub async fn delete(db: &Db, issue: &IssueRecord) -> Result<()> {
             outbox::ISSUE_DELETED,
             &current,
         )?)?;
+        write.mark(&mut tx, current.repo_id, current.index)?;
         match db.transact(tx).await {
             Ok(()) => break,
             Err(e) if e.failed_condition() == Some(0) && attempt + 1 < ATTEMPTS => {

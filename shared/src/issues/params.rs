@@ -30,13 +30,16 @@ impl<'a> Params<'a> {
     }
 
     /// The query's identity for cursors: every pair but the page and
-    /// credentials, sorted.
+    /// credentials, each encoded (so no value can pose as several pairs,
+    /// and no two queries share an identity), sorted.
     pub(super) fn identity(&self) -> String {
+        let encode =
+            |s: &str| url::form_urlencoded::byte_serialize(s.as_bytes()).collect::<String>();
         let mut pairs: Vec<String> = self
             .0
             .iter()
             .filter(|(k, _)| !matches!(k.as_str(), "page" | "token" | "access_token"))
-            .map(|(k, v)| format!("{k}={v}"))
+            .map(|(k, v)| format!("{}={}", encode(k), encode(v)))
             .collect();
         pairs.sort();
         pairs.join("&")

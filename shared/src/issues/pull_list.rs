@@ -18,10 +18,7 @@ use super::{
     },
     search::{self, Listed, Params, repo_kinds},
 };
-use crate::{
-    accounts::users, auth::Caller, db::Db, labels, milestones, page::Page,
-    repos::access::RepoContext,
-};
+use crate::{auth::Caller, db::Db, labels, milestones, page::Page, repos::access::RepoContext};
 
 /// `state`: open (also when absent or blank, as Gitea documents it),
 /// closed or all; anything else is refused.
@@ -85,6 +82,13 @@ pub fn label_ids<'a>(values: impl Iterator<Item = &'a str>) -> Result<Vec<i64>> 
         if !ids.contains(&id) {
             ids.push(id);
         }
+        // As many as a search may name: each is a listing read at once.
+        if ids.len() > super::search::MAX_NAMES {
+            return Err(Error::Query {
+                field: "labels",
+                why: format!("at most {} label ids", super::search::MAX_NAMES),
+            });
+        }
     }
     Ok(ids)
 }
@@ -130,7 +134,7 @@ pub async fn repo_pulls(
     let poster = async {
         match q.get("poster").map(str::trim).filter(|p| !p.is_empty()) {
             None => Ok(None),
-            Some(login) => users::get(db, login)
+            Some(login) => search::visible_user(db, caller, login)
                 .await?
                 .map(|u| Some(crate::name::fold(&u.name)))
                 .ok_or_else(|| Error::NoSuchPoster(login.to_string())),
@@ -214,6 +218,13 @@ mod tests {
     fn labels_and_milestones_are_ids() {
         let got = label_ids(["3", " 4,5 ", "", "3"].into_iter()).unwrap();
         assert_eq!(got, [3, 4, 5]);
+        let many: Vec<String> = (1..=220).map(|i| i.to_string()).collect();
+        let ten = many[..10].join(",");
+        assert_eq!(label_ids([ten.as_str()].into_iter()).unwrap().len(), 10);
+        assert!(
+            label_ids(many.iter().map(String::as_str)).is_err(),
+            "each id is a listing read at once: at most ten"
+        );
         assert!(matches!(
             label_ids(["bug"].into_iter()),
             Err(Error::Query {

@@ -15,9 +15,9 @@ use super::{
         cursor,
         find::{Ask, Mine},
         lists::{Relation, Scope},
+        overlay::Marks,
         query::{AnyOf, Checks, Kinds, Order, Source},
     },
-    listing,
     rules::readable_kinds,
 };
 use crate::{
@@ -122,11 +122,30 @@ pub struct Listed {
     pub repos: HashMap<i64, RepoRecord>,
 }
 
-/// A user-name filter: the user must exist.
-async fn user_filter(db: &Db, q: Params<'_>, name: &str) -> Result<Option<String>> {
+/// A user named by a filter, if the caller may know they exist: one the
+/// caller may not see (a private or limited user or organisation) is
+/// answered exactly as a missing one, so a filter tells nobody who exists.
+pub async fn visible_user(db: &Db, caller: &Caller, login: &str) -> Result<Option<UserRecord>> {
+    let Some(u) = users::get(db, login).await? else {
+        return Ok(None);
+    };
+    if u.visibility == Visibility::Public {
+        return Ok(Some(u));
+    }
+    let viewer = Viewer::load(db, caller).await?;
+    Ok(owner_visible(&viewer, &u).then_some(u))
+}
+
+/// A user-name filter: the user must exist, for the caller.
+async fn user_filter(
+    db: &Db,
+    caller: &Caller,
+    q: Params<'_>,
+    name: &str,
+) -> Result<Option<String>> {
     match q.given(name) {
         None => Ok(None),
-        Some(login) => match users::get(db, login).await? {
+        Some(login) => match visible_user(db, caller, login).await? {
             Some(u) => Ok(Some(crate::name::fold(&u.name))),
             None => Err(Error::NoSuchUser(login.to_string())),
         },
@@ -178,9 +197,9 @@ pub async fn repo_issues(
         }
     };
     let (poster, assignee, mentioned, label_ids, known) = tokio::join!(
-        user_filter(db, q, "created_by"),
-        user_filter(db, q, "assigned_by"),
-        user_filter(db, q, "mentioned_by"),
+        user_filter(db, caller, q, "created_by"),
+        user_filter(db, caller, q, "assigned_by"),
+        user_filter(db, caller, q, "mentioned_by"),
         label_ids,
         known_milestones,
     );
@@ -227,8 +246,9 @@ pub async fn repo_issues(
     listed_in_repo(db, caller, ctx, checks, Order::Newest, q, page, "issues").await
 }
 
-/// A repository listing through the index; an unfiltered first page in
-/// creation order comes straight from the issues (fresh, whole).
+/// A repository listing through the index, with the repository's writes
+/// the index may not hold yet laid over it (`index::overlay`), so a write
+/// shows in the next listing under every filter and on every page.
 #[allow(clippy::too_many_arguments)]
 pub async fn listed_in_repo(
     db: &Db,
@@ -241,22 +261,6 @@ pub async fn listed_in_repo(
     route: &str,
 ) -> Result<Listed> {
     let repos = HashMap::from([(ctx.repo.id, ctx.repo.clone())]);
-    if checks.is_plain() && page.page == 1 && matches!(order, Order::Newest | Order::Oldest) {
-        let (shown, total) = listing::first_page(
-            db,
-            ctx.repo.id,
-            &checks.kinds,
-            &checks.states,
-            order == Order::Oldest,
-            page.size as usize,
-        )
-        .await?;
-        return Ok(Listed {
-            shown,
-            total,
-            repos,
-        });
-    }
     let ask = Ask {
         sources: vec![Source::new(
             Scope::Repo(ctx.repo.id),
@@ -269,6 +273,7 @@ pub async fn listed_in_repo(
         page,
         in_repo: true,
         cursor: Some(cursor_key(caller, &format!("{route}:{}", ctx.repo.id), q)),
+        marks: Marks::Repo(ctx.repo.id),
     };
     let found = index::find::find(db, ask).await?;
     Ok(Listed {
@@ -322,6 +327,13 @@ async fn teams_repositories(db: &Db, team: &TeamRecord) -> Result<std::collectio
         .collect())
 }
 
+/// How many of `total` results search's paging links may reach: whole
+/// pages within the first [`RESULT_WINDOW`] (a page past them is refused).
+pub fn within_window(total: u64, page: Page) -> u64 {
+    let size = u64::from(page.size.max(1));
+    total.min(RESULT_WINDOW as u64 / size * size)
+}
+
 /// `GET /repos/issues/search`: issues across every repository the caller
 /// may read (narrowed by `owner` and `team`), newest first.
 pub async fn search(db: &Db, caller: &Caller, q: Params<'_>, page: Page) -> Result<Listed> {
@@ -354,6 +366,9 @@ pub async fn search(db: &Db, caller: &Caller, q: Params<'_>, page: Page) -> Resu
         ),
     };
     let me = caller.principal().map(|p| p.user.lower_name());
+    // The caller's own writes show in their next search at once (others'
+    // once the index has them: a moment later).
+    let marks = me.clone().map_or(Marks::None, Marks::Writer);
     let mut checks = Checks {
         kinds: match q.get("type") {
             Some("issues") => vec![false],
@@ -414,6 +429,7 @@ pub async fn search(db: &Db, caller: &Caller, q: Params<'_>, page: Page) -> Resu
         page,
         in_repo: false,
         cursor: Some(cursor_key(caller, "search", q)),
+        marks,
     };
     let found = index::find::find(db, ask).await?;
     Ok(Listed {
@@ -482,6 +498,23 @@ mod tests {
             ("q".to_string(), "x".to_string()),
         ];
         assert_eq!(Params(&a).identity(), Params(&b).identity());
+        // A value holding `&` and `=` cannot pose as another query's pairs.
+        let pair = |k: &str, v: &str| (k.to_string(), v.to_string());
+        let plain = [pair("limit", "10"), pair("q", "crash")];
+        let posing = [pair("limit", "10&q=crash")];
+        assert_ne!(Params(&plain).identity(), Params(&posing).identity());
+    }
+
+    #[test]
+    fn search_links_stay_within_its_result_window() {
+        let page = |size| Page { page: 1, size };
+        assert_eq!(
+            within_window(15_080, page(30)),
+            990,
+            "page 33 is the last served"
+        );
+        assert_eq!(within_window(15_080, page(50)), 1000);
+        assert_eq!(within_window(40, page(30)), 40);
     }
 
     #[test]

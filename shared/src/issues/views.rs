@@ -60,10 +60,9 @@ impl Lookup {
                 want(keys::milestone(i.repo_id, i.milestone), &mut wanted);
             }
         }
-        // Rendering only: eventually consistent (see `db::Consistency`).
-        let found = db
-            .batch_get_many(wanted, None, Consistency::Eventual)
-            .await?;
+        // Strongly consistent: a label or milestone made just before the
+        // issue that carries it shows with it (see `db::Consistency`).
+        let found = db.batch_get_many(wanted, None, Consistency::Strong).await?;
         let mut out = Lookup::default();
         for item in found {
             let sk = item

@@ -47,6 +47,7 @@ mod pulls;
 mod reactions;
 mod repos;
 mod search;
+mod search_audit;
 mod search_filters;
 mod search_index;
 mod storage;

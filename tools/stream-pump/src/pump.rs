@@ -86,6 +86,14 @@ impl Pump {
     /// Polls until the process ends.
     pub async fn run(mut self) {
         loop {
+            // Held (`GET /hold`): deliver nothing until the hold ends.
+            if let Some(left) = self.status.held_for() {
+                tokio::select! {
+                    _ = tokio::time::sleep(left) => {}
+                    _ = self.status.wake.notified() => {}
+                }
+                continue;
+            }
             let id = self.status.cycle_started();
             let cycle = self.cycle().await;
             if let Some(e) = &cycle.error {

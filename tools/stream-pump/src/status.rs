@@ -8,6 +8,10 @@
 //!   longer than the timeout. The request wakes the pump, so an idle pump
 //!   answers within one cycle.
 //! - `GET /stats`: counters as JSON.
+//! - `GET /hold?ms=N`: delivers nothing for the next N ms (at most 60000;
+//!   0 delivers again at once), as a consumer that falls behind would:
+//!   tests of what must not wait for the stream hold it while they write
+//!   and read.
 
 use std::{
     convert::Infallible,
@@ -69,6 +73,8 @@ pub struct Status {
     cycles: watch::Sender<Cycles>,
     /// Wakes the pump from its idle wait.
     pub wake: Notify,
+    /// No delivery before this (`GET /hold`).
+    hold: Mutex<Option<Instant>>,
 }
 
 impl Default for Status {
@@ -77,6 +83,7 @@ impl Default for Status {
             stats: Mutex::default(),
             cycles: watch::Sender::new(Cycles::default()),
             wake: Notify::new(),
+            hold: Mutex::default(),
         }
     }
 }
@@ -112,6 +119,19 @@ impl Status {
     /// shards at once, so none made before it is missed).
     pub fn settle_waiting(&self) -> bool {
         self.cycles.receiver_count() > 0
+    }
+
+    /// Delivers nothing for `wait` (zero: deliver again now).
+    pub fn hold(&self, wait: Duration) {
+        *self.hold.lock().unwrap_or_else(|p| p.into_inner()) = Some(Instant::now() + wait);
+        self.wake.notify_one();
+    }
+
+    /// How long deliveries are still held, if they are.
+    pub fn held_for(&self) -> Option<Duration> {
+        let until = (*self.hold.lock().unwrap_or_else(|p| p.into_inner()))?;
+        let left = until.saturating_duration_since(Instant::now());
+        (!left.is_zero()).then_some(left)
     }
 
     /// Waits until a cycle that started after this call has settled, for at
@@ -158,6 +178,13 @@ async fn answer<B>(status: &Status, req: Request<B>) -> Response<Full<Bytes>> {
     }
     match req.uri().path() {
         "/stats" => reply(StatusCode::OK, json!(status.stats())),
+        "/hold" => match hold_ms(req.uri().query()) {
+            Ok(ms) => {
+                status.hold(Duration::from_millis(ms));
+                reply(StatusCode::OK, json!({"held_ms": ms}))
+            }
+            Err(e) => reply(StatusCode::BAD_REQUEST, json!({"error": e})),
+        },
         "/settle" => {
             let timeout = match timeout_ms(req.uri().query()) {
                 Ok(ms) => Duration::from_millis(ms),
@@ -188,7 +215,7 @@ async fn answer<B>(status: &Status, req: Request<B>) -> Response<Full<Bytes>> {
         }
         _ => reply(
             StatusCode::NOT_FOUND,
-            json!({"error": "GET /settle[?timeout_ms=N] or GET /stats"}),
+            json!({"error": "GET /settle[?timeout_ms=N], GET /stats or GET /hold?ms=N"}),
         ),
     }
 }
@@ -205,6 +232,18 @@ fn timeout_ms(query: Option<&str>) -> Result<u64, String> {
             Ok(ms) if ms <= 600_000 => Ok(ms),
             _ => Err(format!("timeout_ms must be 0 to 600000, not {v:?}")),
         },
+    }
+}
+
+/// `ms` of a hold: 0 to 60000.
+fn hold_ms(query: Option<&str>) -> Result<u64, String> {
+    let value = query
+        .unwrap_or_default()
+        .split('&')
+        .find_map(|pair| pair.strip_prefix("ms="));
+    match value.map(str::parse::<u64>) {
+        Some(Ok(ms)) if ms <= 60_000 => Ok(ms),
+        _ => Err(format!("ms must be 0 to 60000, not {value:?}")),
     }
 }
 
@@ -228,6 +267,19 @@ mod tests {
         assert_eq!(timeout_ms(Some("a=1&timeout_ms=250")), Ok(250));
         assert!(timeout_ms(Some("timeout_ms=x")).is_err());
         assert!(timeout_ms(Some("timeout_ms=600001")).is_err());
+    }
+
+    #[test]
+    fn holds_are_bounded_and_end() {
+        assert_eq!(hold_ms(Some("ms=250")), Ok(250));
+        assert!(hold_ms(None).is_err());
+        assert!(hold_ms(Some("ms=60001")).is_err());
+        let status = Status::default();
+        assert!(status.held_for().is_none());
+        status.hold(Duration::from_secs(5));
+        assert!(status.held_for().is_some());
+        status.hold(Duration::ZERO);
+        assert!(status.held_for().is_none());
     }
 
     #[tokio::test]

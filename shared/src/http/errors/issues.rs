@@ -126,6 +126,9 @@ impl From<E> for Error {
             E::Busy => Error::Unavailable(
                 "the issue is being changed by many requests at once; retry".into(),
             ),
+            E::IndexBehind => Error::Unavailable(
+                "the search index is catching up with many recent writes; retry shortly".into(),
+            ),
             // Comments and locks.
             E::EmptyComment => Error::field("body", "must not be empty"),
             E::LockedIssue => Error::Forbidden("You cannot comment on a locked issue.".into()),

@@ -2,21 +2,21 @@
 //! repository's, per kind the caller may read. Totals come from the
 //! issue's and repository's counters (exact at all times).
 //!
-//! - The first page of an unfiltered listing reads whole comments from
-//!   the comments' own index (`gsi1` per issue, `gsi2` per repository and
-//!   kind), as many as the page shows: fresh, and read once.
+//! Every page reads the comment listings of the search index
+//! ([`crate::issues::index::stubs`]), which each comment's write keeps in
+//! its own transaction, strongly consistent: a comment shows in the next
+//! listing once its write answered. An entry is a few bytes however long
+//! the comment, so a deep page or a window costs the entries before it,
+//! not the comments; the page's comments are then read by key.
+//!
 //! - A page past the end is empty without reading anything.
-//! - Any other page, and every `since`/`before` window, reads the comment
-//!   listings of the search index ([`super::stubs`]): a few bytes per
-//!   comment however long its body, so a deep page or a window costs the
-//!   entries before it, not the comments. A window is the comments created
-//!   within it and still unchanged since, plus those edited within it
-//!   (created before): both ranges of the listings, merged. The page's
-//!   comments are then read by key, in full.
+//! - A `since`/`before` window is the comments created within it and
+//!   still unchanged since, plus those edited within it (created before):
+//!   both ranges of the listings, merged.
 //! - While a deleted issue's comments are being removed (the counters
-//!   item's `purging` set), a repository's listing walks its entries
-//!   whatever the page and passes over that issue's: each entry names its
-//!   issue, so they cost a few bytes each, and no page shows a hole.
+//!   item's `purging` set), a repository's listing passes over that
+//!   issue's entries: each entry names its issue, so they cost a few bytes
+//!   each, and no page shows a hole.
 
 use std::collections::BTreeSet;
 
@@ -65,8 +65,6 @@ pub struct Listed {
 
 /// Where a listing's comments are indexed.
 struct Source {
-    /// The comments' own index: its name and partition key, per list.
-    gsi: Vec<(&'static str, String)>,
     /// The comment listings, by creation, and of edited ones, by update.
     created: Vec<String>,
     edited: Vec<String>,
@@ -89,7 +87,6 @@ impl Source {
 /// One issue's comments.
 pub async fn of_issue(db: &Db, issue: &IssueRecord, window: Window, page: Page) -> Result<Listed> {
     let source = Source {
-        gsi: vec![("gsi1", keys::issue_comments_pk(issue.repo_id, issue.index))],
         created: vec![lists::issue_comments_pk(issue.repo_id, issue.index, false)],
         edited: vec![lists::issue_comments_pk(issue.repo_id, issue.index, true)],
         total: issue.comments.max(0) as u64,
@@ -122,10 +119,6 @@ pub async fn of_repo(
         })
         .sum();
     let source = Source {
-        gsi: kinds
-            .iter()
-            .map(|k| ("gsi2", keys::repo_comments_pk(repo_id, *k)))
-            .collect(),
         created: kinds
             .iter()
             .map(|k| lists::kind_comments_pk(repo_id, *k, false))
@@ -150,17 +143,12 @@ async fn list(db: &Db, source: &Source, window: Window, page: Page) -> Result<Li
                 total: source.total,
             });
         }
-        let shown = if page.page == 1 && source.purging.is_empty() {
-            first_page(db, source, size).await?
-        } else {
-            let mut walk = Walk::new(source.created.clone(), true, None);
-            let need = page.offset() + size + SLACK;
-            let places = take_where(db, &mut walk, need, usize::MAX, |e| source.shows(e)).await?;
-            let wanted: Vec<Place> = places.into_iter().skip(page.offset()).collect();
-            let mut shown = fetch(db, source, &wanted).await?;
-            shown.truncate(size);
-            shown
-        };
+        let mut walk = Walk::new(source.created.clone(), true, None);
+        let need = page.offset() + size + SLACK;
+        let places = take_where(db, &mut walk, need, usize::MAX, |e| source.shows(e)).await?;
+        let wanted: Vec<Place> = places.into_iter().skip(page.offset()).collect();
+        let mut shown = fetch(db, source, &wanted).await?;
+        shown.truncate(size);
         return Ok(Listed {
             shown,
             total: source.total,
@@ -243,52 +231,16 @@ async fn take_where(
     Ok(out)
 }
 
-/// The first page of an unfiltered listing: whole comments from their
-/// own index, as many from each list as the page shows.
-async fn first_page(db: &Db, source: &Source, size: usize) -> Result<Vec<CommentRecord>> {
-    // A query returns at most 1 MB: long comments take several.
-    let reads = source.gsi.iter().map(|(index, pk)| async move {
-        let mut out = Vec::new();
-        let mut cursor = None;
-        loop {
-            let page = db
-                .query(|q| {
-                    q.index_name(*index)
-                        .key_condition_expression(format!("{index}pk = :pk"))
-                        .expression_attribute_values(":pk", db::s(pk))
-                        .limit((size - out.len()).clamp(1, 1000) as i32)
-                        .set_exclusive_start_key(cursor.take())
-                })
-                .await?;
-            for item in page.items.unwrap_or_default() {
-                out.push(db::from_item::<CommentRecord>(item)?);
-            }
-            match page.last_evaluated_key {
-                Some(k) if !k.is_empty() && out.len() < size => cursor = Some(k),
-                _ => return Ok::<_, crate::db::DbError>(out),
-            }
-        }
-    });
-    let mut all: Vec<CommentRecord> = futures::future::try_join_all(reads)
-        .await?
-        .into_iter()
-        .flatten()
-        .collect();
-    all.sort_by_key(|c| (c.created, c.id));
-    all.truncate(size);
-    Ok(all)
-}
-
-/// The comments at `places`, read by key (eventually consistent, like the
-/// index that placed them), in order; those gone meanwhile, and those of
-/// deleted issues that an entry did not say, are left out.
+/// The comments at `places`, read by key (strongly consistent: as they
+/// are now), in order; those gone meanwhile, and those of deleted issues
+/// that an entry did not say, are left out.
 async fn fetch(db: &Db, source: &Source, places: &[Place]) -> Result<Vec<CommentRecord>> {
     let keys = places
         .iter()
         .map(|p| keys::comment(source.repo_id, p.2))
         .collect();
     let mut shown: Vec<CommentRecord> = db
-        .batch_get_many(keys, None, Consistency::Eventual)
+        .batch_get_many(keys, None, Consistency::Strong)
         .await?
         .into_iter()
         .map(db::from_item)

@@ -17,6 +17,7 @@ use super::model::{self, CommentRecord};
 use crate::{
     db::{self, Db, DbError, keys},
     hooks::outbox,
+    issues::index::{pending, stubs},
     time,
 };
 
@@ -38,6 +39,13 @@ async fn reread(db: &Db, repo_id: i64, index: i64) -> Result<IssueRecord> {
     super::super::get(db, repo_id, index)
         .await?
         .ok_or(Error::NoSuchIssue { repo_id, index })
+}
+
+/// A comment item whose write keeps its listing entries (see
+/// `index::stubs`).
+fn listed(mut item: db::Item) -> db::Item {
+    item.insert(stubs::LISTED.into(), AttributeValue::Bool(true));
+    item
 }
 
 fn list(names: &[String]) -> AttributeValue {
@@ -70,18 +78,21 @@ pub async fn create(db: &Db, loaded: IssueRecord, new: NewComment) -> Result<Com
         updated: now,
         version: 1,
     };
-    let item = db.stamp(rec.to_item()?)?;
+    let item = listed(db.stamp(rec.to_item()?)?);
     let counter = model::repo_counter(rec.is_pull);
     let mut issue = loaded;
+    let write = pending::Write::new(db);
     for attempt in 0..ATTEMPTS {
         if new.unlocked_only && issue.is_locked {
             return Err(Error::LockedIssue);
         }
         let add = model::unrecorded_mentions(&issue, &new.mentions);
-        let mut set = vec!["#u = :now"];
+        let mut set = vec!["#u = :now", pending::Write::SET];
         let mut condition = vec!["attribute_exists(pk)"];
         let mut names = vec![("#u", "updated"), ("#n", "comments"), ("#v", "version")];
+        names.extend(pending::Write::NAMES);
         let mut values = vec![(":now", db::n(now)), (":one", db::n(1))];
+        values.extend(write.values());
         if !add.is_empty() {
             let mut all = issue.comment_mentions.clone();
             all.extend(add);
@@ -111,6 +122,8 @@ pub async fn create(db: &Db, loaded: IssueRecord, new: NewComment) -> Result<Com
             &[(":one", db::n(1))],
             "attribute_exists(pk)",
         )?;
+        write.mark(&mut tx, issue.repo_id, issue.index)?;
+        stubs::write(&mut tx, None, Some(&rec.place()))?;
         match db.transact(tx).await {
             Ok(()) => return Ok(rec),
             Err(e)
@@ -137,6 +150,7 @@ pub async fn edit(
     mentions: Vec<String>,
 ) -> Result<CommentRecord> {
     let (mut comment, mut issue) = (loaded, issue);
+    let write = pending::Write::new(db);
     for attempt in 0..ATTEMPTS {
         if comment.body == body {
             return Ok(comment);
@@ -150,25 +164,36 @@ pub async fn edit(
         let add = model::unrecorded_mentions(&issue, &mentions);
         let mut tx = db.tx();
         tx.put_if(
-            db.stamp(next.to_item()?)?,
+            listed(db.stamp(next.to_item()?)?),
             "version = :v",
             &[(":v", db::n(comment.version))],
         )?;
         if !add.is_empty() {
             let mut all = issue.comment_mentions.clone();
             all.extend(add);
+            let [(t, tn), (w, wn)] = pending::Write::NAMES;
+            let [tv, wv] = write.values();
             tx.update_if(
                 keys::issue(issue.repo_id, issue.index),
-                "SET #m = :m ADD #v :one",
-                &[("#m", "comment_mentions"), ("#v", "version")],
+                &format!("SET #m = :m, {} ADD #v :one", pending::Write::SET),
+                &[
+                    ("#m", "comment_mentions"),
+                    ("#v", "version"),
+                    (t, tn),
+                    (w, wn),
+                ],
                 &[
                     (":m", list(&all)),
                     (":one", db::n(1)),
                     (":read", db::n(issue.version)),
+                    tv,
+                    wv,
                 ],
                 "#v = :read",
             )?;
+            write.mark(&mut tx, issue.repo_id, issue.index)?;
         }
+        stubs::write(&mut tx, Some(&comment.place()), Some(&next.place()))?;
         match db.transact(tx).await {
             Ok(()) => return Ok(next),
             Err(e) if e.failed_condition() == Some(0) => {
@@ -194,15 +219,25 @@ pub async fn edit(
 /// Deletes a comment with its share of the counts; 404 when it (or its
 /// issue) is gone meanwhile.
 pub async fn delete(db: &Db, c: &CommentRecord) -> Result<()> {
+    let write = pending::Write::new(db);
+    let mut c = c.clone();
     for attempt in 0..ATTEMPTS {
         let mut tx = db.tx();
-        tx.delete_existing(keys::comment(c.repo_id, c.id))?;
-        tx.put(outbox::event(db, c.repo_id, outbox::COMMENT_DELETED, c)?)?;
+        // As read: its listing entries are those of this version.
+        tx.delete_if(
+            keys::comment(c.repo_id, c.id),
+            "version = :v",
+            &[(":v", db::n(c.version))],
+        )?;
+        stubs::write(&mut tx, Some(&c.place()), None)?;
+        tx.put(outbox::event(db, c.repo_id, outbox::COMMENT_DELETED, &c)?)?;
+        let [(t, tn), (w, wn)] = pending::Write::NAMES;
+        let [tv, wv] = write.values();
         tx.update_if(
             keys::issue(c.repo_id, c.index),
-            "ADD #n :minus, #v :one",
-            &[("#n", "comments"), ("#v", "version")],
-            &[(":minus", db::n(-1)), (":one", db::n(1))],
+            &format!("SET {} ADD #n :minus, #v :one", pending::Write::SET),
+            &[("#n", "comments"), ("#v", "version"), (t, tn), (w, wn)],
+            &[(":minus", db::n(-1)), (":one", db::n(1)), tv, wv],
             "attribute_exists(pk)",
         )?;
         tx.update_if(
@@ -212,9 +247,17 @@ pub async fn delete(db: &Db, c: &CommentRecord) -> Result<()> {
             &[(":minus", db::n(-1))],
             "attribute_exists(pk)",
         )?;
+        write.mark(&mut tx, c.repo_id, c.index)?;
         match db.transact(tx).await {
             Ok(()) => return Ok(()),
             Err(DbError::TransactionConflict) => pause(attempt).await,
+            Err(e) if e.failed_condition() == Some(0) => {
+                // Edited meanwhile (or gone: 404).
+                pause(attempt).await;
+                c = get(db, c.repo_id, c.id)
+                    .await?
+                    .ok_or(Error::NoSuchComment)?;
+            }
             Err(e) if e.failed_condition().is_some() => return Err(Error::NoSuchComment),
             Err(e) => return Err(e.into()),
         }

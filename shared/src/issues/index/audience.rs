@@ -252,7 +252,7 @@ async fn profiles(db: &Db, owners: &[String]) -> Result<HashMap<String, UserReco
     let keys = owners.iter().map(|o| keys::owner(o)).collect();
     let mut out = HashMap::new();
     for item in db
-        .batch_get_many(keys, None, db::Consistency::Eventual)
+        .batch_get_many(keys, None, db::Consistency::Strong)
         .await?
     {
         let u: UserRecord = db::from_item(item)?;

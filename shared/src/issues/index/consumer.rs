@@ -8,7 +8,7 @@
 
 use futures::future::BoxFuture;
 
-use super::{apply, context::Cache, jobs, refile::Refile};
+use super::{apply, context::Cache, jobs, pending, refile::Refile};
 use crate::{
     accounts::users::UserRecord,
     db::{self, Db, DbError, Item, keys},
@@ -124,15 +124,14 @@ impl Indexer {
                     .transpose()?;
                 let deleted = issue.is_none();
                 refile.run(db, repo_id, index, issue).await?;
-                match (&change.old, deleted) {
+                if let (Some(old), true) = (&change.old, deleted) {
                     // Deleted: what it leaves goes, a page at a time.
-                    (Some(old), true) => {
-                        let comments = db::number(old, "comments").max(0);
-                        let work = jobs::Work::Purge { index, comments };
-                        jobs::start_repo(db, &refile, repo_id, &work).await
-                    }
-                    _ => Ok(()),
+                    let comments = db::number(old, "comments").max(0);
+                    let work = jobs::Work::Purge { index, comments };
+                    jobs::start_repo(db, &refile, repo_id, &work).await?;
                 }
+                // The index holds this write now: listings may read it there.
+                pending::clear(db, change, repo_id, index).await
             }
             Subject::Comment { repo_id } => comment(db, change, repo_id).await,
             Subject::Repo { repo_id } => {

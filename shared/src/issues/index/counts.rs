@@ -118,7 +118,8 @@ impl Counts {
     }
 }
 
-/// The counts of each scope (eventually consistent, as the listings).
+/// The counts of each scope, strongly consistent (as the listings: counts
+/// the consumer moved before taking a write's mark away must be read).
 pub async fn read(db: &Db, scopes: &[Scope]) -> Result<HashMap<Scope, Counts>, DbError> {
     let mut keys = Vec::new();
     let mut owner_of = HashMap::new();
@@ -133,7 +134,7 @@ pub async fn read(db: &Db, scopes: &[Scope]) -> Result<HashMap<Scope, Counts>, D
         .iter()
         .map(|s| (s.clone(), Counts::default()))
         .collect();
-    for item in db.batch_get_many(keys, None, Consistency::Eventual).await? {
+    for item in db.batch_get_many(keys, None, Consistency::Strong).await? {
         let pk = db::text(&item, "pk");
         let Some(prefix) = pk.rfind('#').map(|at| &pk[..=at]) else {
             continue;

@@ -26,6 +26,8 @@ pub mod doc;
 pub mod find;
 pub mod jobs;
 pub mod lists;
+pub mod overlay;
+pub mod pending;
 pub mod purge;
 pub mod query;
 pub mod refile;

@@ -8,8 +8,13 @@
 //! them (`comments::listing`). A page past the first, and every
 //! `since`/`before` window, reads these few bytes per comment rather than
 //! the comments, however long their bodies; the page's comments are then
-//! read by key. The table's stream consumer keeps them, from each
-//! comment's images before and after a change.
+//! read by key. A comment's write puts and removes its entries in its own
+//! transaction ([`write`]), so a listing read strongly consistent shows
+//! the comment as soon as the write answered; such comments carry
+//! [`LISTED`]. The table's stream consumer keeps the entries of comments
+//! written before that (from each change's images), and removes a deleted
+//! comment's whoever deleted it (a deleted issue's clean-up job does not
+//! touch the listings).
 
 use std::collections::BTreeMap;
 
@@ -19,7 +24,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::lists;
 use crate::{
-    db::{self, Db, DbError, Item, keys},
+    db::{self, Db, DbError, Item, Tx, keys},
     stream::{Change, Handler},
 };
 
@@ -96,6 +101,46 @@ pub fn stubs(c: &CommentPlace) -> BTreeMap<(String, String), Stub> {
     out
 }
 
+/// The attribute of a comment whose write keeps its entries (`true`).
+pub const LISTED: &str = "lx";
+
+/// What changes in the listings when a comment goes from `old` to `new`
+/// (either may be absent): entries to put, keys to delete.
+fn difference(old: Option<&CommentPlace>, new: Option<&CommentPlace>) -> (Vec<Item>, Vec<Item>) {
+    let (old, new) = (
+        old.map(stubs).unwrap_or_default(),
+        new.map(stubs).unwrap_or_default(),
+    );
+    let puts = new
+        .iter()
+        .filter(|(k, t)| old.get(k) != Some(t))
+        .map(|((pk, sk), stub)| stub.item(pk, sk))
+        .collect();
+    let deletes = old
+        .keys()
+        .filter(|k| !new.contains_key(k))
+        .map(|(pk, sk)| keys::key(pk, sk))
+        .collect();
+    (puts, deletes)
+}
+
+/// Adds the listing changes of a comment going from `old` to `new` to its
+/// write's transaction (at most 6 items).
+pub fn write(
+    tx: &mut Tx,
+    old: Option<&CommentPlace>,
+    new: Option<&CommentPlace>,
+) -> Result<(), DbError> {
+    let (puts, deletes) = difference(old, new);
+    for item in puts {
+        tx.put(item)?;
+    }
+    for key in deletes {
+        tx.delete(key)?;
+    }
+    Ok(())
+}
+
 /// Keeps the comment listings' entries.
 #[derive(Default)]
 pub struct Stubs;
@@ -119,22 +164,17 @@ impl Handler for Stubs {
 }
 
 async fn apply(db: &Db, change: &Change) -> Result<(), DbError> {
-    let of = |i: &Option<Item>| {
-        i.as_ref()
-            .map(|i| stubs(&CommentPlace::of(i)))
-            .unwrap_or_default()
-    };
-    let (old, new) = (of(&change.old), of(&change.new));
-    let puts: Vec<Item> = new
-        .iter()
-        .filter(|(k, t)| old.get(k) != Some(t))
-        .map(|((pk, sk), stub)| stub.item(pk, sk))
-        .collect();
-    let deletes: Vec<Item> = old
-        .keys()
-        .filter(|k| !new.contains_key(k))
-        .map(|(pk, sk)| keys::key(pk, sk))
-        .collect();
+    // Its write kept the entries: applying an older change now would undo
+    // a later write's.
+    if change
+        .new
+        .as_ref()
+        .is_some_and(|i| matches!(i.get(LISTED), Some(AttributeValue::Bool(true))))
+    {
+        return Ok(());
+    }
+    let place = |i: &Option<Item>| i.as_ref().map(CommentPlace::of);
+    let (puts, deletes) = difference(place(&change.old).as_ref(), place(&change.new).as_ref());
     db.batch_put(puts).await?;
     db.batch_delete(deletes).await
 }

@@ -102,6 +102,11 @@ impl Walk {
         self
     }
 
+    /// The entries read and not handed out yet, in order.
+    pub fn pending(&self) -> &[Entry] {
+        &self.pool
+    }
+
     /// Every listing read to its end, every entry handed out.
     pub fn exhausted(&self) -> bool {
         self.pool.is_empty() && self.lists.iter().all(|l| l.done)
@@ -128,8 +133,59 @@ impl Walk {
         bound
     }
 
+    /// Lays entries over the listings (`index::overlay`): entries of the
+    /// `hidden` issues are passed over wherever a listing holds them, and
+    /// `places` (in any order) are handed out among the rest, in order, as
+    /// one more listing, read already. Returns that listing's position.
+    pub fn overlay(
+        &mut self,
+        hidden: impl IntoIterator<Item = (i64, i64)>,
+        places: &[Place],
+    ) -> usize {
+        let at = self.lists.len();
+        self.lists.push(List {
+            pk: String::new(),
+            next: None,
+            done: true,
+            last: None,
+        });
+        self.seen.extend(hidden);
+        let forward = self.forward;
+        let within = |p: &Place| {
+            self.range.is_none_or(|(from, to)| p.0 >= from && p.0 <= to)
+                && self
+                    .after
+                    .is_none_or(|a| if forward { *p > a } else { *p < a })
+        };
+        let laid: Vec<Entry> = places
+            .iter()
+            .filter(|p| within(p))
+            .map(|p| Entry {
+                place: *p,
+                list: at,
+                extra: 0,
+                issue: 0,
+            })
+            .collect();
+        self.pool.extend(laid);
+        self.sort();
+        at
+    }
+
+    fn sort(&mut self) {
+        let forward = self.forward;
+        self.pool.sort_by(|a, b| {
+            if forward {
+                a.place.cmp(&b.place)
+            } else {
+                b.place.cmp(&a.place)
+            }
+        });
+    }
+
     /// Reads the next `chunk` entries of every listing not yet read to its
-    /// end, all at once (eventually consistent, as indexes are).
+    /// end, all at once, strongly consistent: a listing shows what its
+    /// writers wrote before it was asked for (with `index::overlay`).
     pub async fn fill(&mut self, db: &Db, chunk: usize) -> Result<(), DbError> {
         let limit = chunk.clamp(1, 1000) as i32;
         let forward = self.forward;
@@ -163,7 +219,7 @@ impl Walk {
             .lists
             .iter_mut()
             .enumerate()
-            .filter(|(_, l)| !l.done)
+            .filter(|(_, l)| !l.done && !l.pk.is_empty())
             .map(|(at, l)| {
                 let after = after.clone();
                 let range = range.clone();
@@ -187,6 +243,7 @@ impl Walk {
                                 (None, None) => q.key_condition_expression("pk = :pk"),
                             };
                             q.expression_attribute_values(":pk", db::s(&l.pk))
+                                .consistent_read(true)
                                 .scan_index_forward(forward)
                                 .limit(limit)
                                 .set_exclusive_start_key(l.next.take())
@@ -224,14 +281,7 @@ impl Walk {
                 }
             }
         }
-        let forward = self.forward;
-        self.pool.sort_by(|a, b| {
-            if forward {
-                a.place.cmp(&b.place)
-            } else {
-                b.place.cmp(&a.place)
-            }
-        });
+        self.sort();
         Ok(())
     }
 

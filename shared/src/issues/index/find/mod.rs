@@ -31,12 +31,13 @@ use futures::future::try_join_all;
 
 use self::{
     page::{fetch, repos_of},
-    plan::{Plan, choose},
+    plan::{Plan, choose, lay_over},
     run::{Run, too_broad},
-    sources::{has_any, source_counts, total_of},
+    sources::{adjust, has_any, source_counts, total_of},
 };
 use super::{
     cursor,
+    overlay::{Marks, Overlay},
     query::{Checks, Order, Source},
     walk::{Place, Walk},
 };
@@ -107,6 +108,8 @@ pub struct Ask<'a> {
     pub in_repo: bool,
     /// The listing's identity for cursors (`None`: no cursors).
     pub cursor: Option<String>,
+    /// Whose writes the index may not hold yet are laid over it.
+    pub marks: Marks,
 }
 
 /// A page, its total, and the repositories of its issues.
@@ -114,6 +117,17 @@ pub struct Found {
     pub shown: Vec<IssueRecord>,
     pub total: u64,
     pub repos: HashMap<i64, RepoRecord>,
+}
+
+/// Whether a walk read to its end holds an entry of a repository the
+/// caller may read through its source: names in use only where the caller
+/// cannot look are unknown to them (else a filter's answer would tell
+/// which names the hidden repositories use).
+fn readable_entry(ask: &Ask, r: &plan::Route, w: &Walk) -> bool {
+    w.pending().iter().any(|e| match r.origins[e.list] {
+        plan::Origin::Source(i, kind) => ask.sources[i].admits(e.repo_id(), kind),
+        _ => true,
+    })
 }
 
 pub async fn find(db: &Db, ask: Ask<'_>) -> Result<Found> {
@@ -127,7 +141,11 @@ pub async fn find(db: &Db, ask: Ask<'_>) -> Result<Found> {
         Some(_) => ask.page.size as usize,
         None => ask.page.offset() + ask.page.size as usize,
     };
-    let counted = source_counts(db, &ask.sources).await?;
+    let (mut counted, overlay) = tokio::try_join!(
+        source_counts(db, &ask.sources),
+        Overlay::load(db, &ask.marks)
+    )?;
+    adjust(&ask.sources, &mut counted, &overlay);
     let mut checks = ask.checks.clone();
     let live: Vec<bool> = ask
         .sources
@@ -158,7 +176,14 @@ pub async fn find(db: &Db, ask: Ask<'_>) -> Result<Found> {
             small: universe <= COMPLETE_SET as u64,
         };
         let mut routes = plan.candidates();
-        let mut walks: Vec<Walk> = routes.iter().map(|r| plan.walk(r, after)).collect();
+        let mut walks: Vec<Walk> = routes
+            .iter_mut()
+            .map(|r| {
+                let mut w = plan.walk(r, after);
+                lay_over(&overlay, &plan, r, &mut w);
+                w
+            })
+            .collect();
         if walks.len() == 1 && routes[0].discard.is_none() {
             break (routes.swap_remove(0), walks.swap_remove(0));
         }
@@ -173,7 +198,11 @@ pub async fn find(db: &Db, ask: Ask<'_>) -> Result<Found> {
         let unknown = routes
             .iter()
             .zip(&walks)
-            .find(|(r, w)| r.discard.is_some() && w.all_read() && w.read == 0)
+            .find(|(r, w)| {
+                r.discard.is_some_and(|f| {
+                    w.all_read() && !readable_entry(&ask, r, w) && !overlay.carries(f, &checks)
+                })
+            })
             .and_then(|(r, _)| r.discard);
         if let Some(filter) = unknown {
             checks.discard(filter);
@@ -193,6 +222,7 @@ pub async fn find(db: &Db, ask: Ask<'_>) -> Result<Found> {
         repos: HashMap::new(),
         accepted: Vec::new(),
         sort_keys: HashMap::new(),
+        overlay: &overlay,
     };
     if route.complete {
         run.complete_set(&mut walk).await?;

@@ -9,14 +9,13 @@ use crate::{
     repos::{self, RepoRecord, access::Permission},
 };
 
-/// The page's issues, read by key (eventually consistent, as the index
-/// that placed them), in the page's order; one that no longer matches its
-/// kind, state or time window (the index trails writes by a moment) is
-/// left out.
+/// The page's issues, read by key (strongly consistent: the page shows
+/// them as they are), in the page's order; one that no longer matches its
+/// kind, state or time window (changed since it was placed) is left out.
 pub(super) async fn fetch(db: &Db, page: &[Place], checks: &Checks) -> Result<Vec<IssueRecord>> {
     let keys = page.iter().map(|p| keys::issue(p.1, p.2)).collect();
     let mut found: HashMap<(i64, i64), IssueRecord> = HashMap::new();
-    for item in db.batch_get_many(keys, None, Consistency::Eventual).await? {
+    for item in db.batch_get_many(keys, None, Consistency::Strong).await? {
         let i: IssueRecord = db::from_item(item)?;
         found.insert((i.repo_id, i.index), i);
     }

@@ -3,6 +3,7 @@
 use super::{
     super::{
         lists::{self, Scope},
+        overlay::{Overlay, in_scope},
         query::{Checks, Filter, Source},
         walk::{Place, Walk},
     },
@@ -16,6 +17,9 @@ pub(super) enum Origin {
     Source(usize, Option<bool>),
     /// The caller's relation listing of one kind.
     Mine(bool),
+    /// Issues the index is behind on, as they are now (`index::overlay`),
+    /// checked already.
+    Overlay,
 }
 
 /// A way through the index: its listings and what they prove.
@@ -155,6 +159,34 @@ impl Plan<'_> {
             w
         }
     }
+}
+
+/// Lays the issues the index is behind on over a route's walk: the
+/// current documents that match and that a live source holds (or, for a
+/// search of the caller's own relations, any: every entry's repository is
+/// checked against the caller's rights) are placed by the route's order.
+pub(super) fn lay_over(overlay: &Overlay, plan: &Plan, r: &mut Route, w: &mut Walk) {
+    if overlay.is_empty() {
+        return;
+    }
+    let by_update = r.complete || plan.ask.order.by_update();
+    let places: Vec<Place> = overlay
+        .current()
+        .filter(|d| plan.checks.matches(d))
+        .filter(|d| {
+            plan.ask.mine.is_some()
+                || plan
+                    .sources()
+                    .any(|(_, s)| in_scope(d, &s.scope) && s.admits(d.repo_id, Some(d.is_pull)))
+        })
+        .map(|d| {
+            let time = if by_update { d.updated } else { d.created };
+            (time, d.repo_id, d.index)
+        })
+        .collect();
+    let at = w.overlay(overlay.hidden(), &places);
+    debug_assert_eq!(at, r.origins.len());
+    r.origins.push(Origin::Overlay);
 }
 
 impl Route {

@@ -5,6 +5,7 @@ use std::collections::{HashMap, HashSet};
 use super::{
     super::{
         doc::Doc,
+        overlay::Overlay,
         query::Checks,
         walk::{Entry, Place, Walk},
     },
@@ -42,6 +43,8 @@ pub(super) struct Run<'a> {
     pub(super) accepted: Vec<Place>,
     /// Where each match sorts, for orders no listing keeps.
     pub(super) sort_keys: HashMap<Place, (i64, i64, i64, i64)>,
+    /// Issues the index is behind on, as they are now.
+    pub(super) overlay: &'a Overlay,
 }
 
 impl Run<'_> {
@@ -89,6 +92,10 @@ impl Run<'_> {
                     .admits(e.repo_id(), kind)
                     .then_some((*e, kind, e.place)),
                 Origin::Mine(kind) => Some((*e, Some(kind), e.place)),
+                Origin::Overlay => self
+                    .overlay
+                    .doc(e.repo_id(), e.index())
+                    .map(|d| (*e, Some(d.is_pull), e.place)),
             })
             .collect();
         if self.route.needs_doc {
@@ -119,7 +126,7 @@ impl Run<'_> {
                 };
                 // The caller's own listings span every repository.
                 let narrowed = match self.route.origins[e.list] {
-                    Origin::Mine(_) => {
+                    Origin::Mine(_) | Origin::Overlay => {
                         owner.is_none_or(|o| crate::name::fold(&r.owner) == o)
                             && only.is_none_or(|ids| ids.contains(&r.id))
                     }
@@ -137,14 +144,18 @@ impl Run<'_> {
         &mut self,
         kept: Vec<(Entry, Option<bool>, Place)>,
     ) -> Result<Vec<(Entry, Option<bool>, Place)>> {
-        let keys = kept
+        let laid = |e: &Entry| matches!(self.route.origins[e.list], Origin::Overlay);
+        let keys: Vec<_> = kept
             .iter()
+            .filter(|(e, _, _)| !laid(e))
             .map(|(e, _, _)| keys::index_doc(e.repo_id(), e.index()))
             .collect();
-        self.docs += kept.len();
+        self.docs += keys.len();
+        // Strongly consistent: a document the consumer wrote before taking
+        // its issue's mark away must not be read as it was before.
         let docs: HashMap<(i64, i64), Doc> = self
             .db
-            .batch_get_many(keys, None, Consistency::Eventual)
+            .batch_get_many(keys, None, Consistency::Strong)
             .await?
             .into_iter()
             .map(Doc::from_item)
@@ -152,12 +163,16 @@ impl Run<'_> {
             .collect::<std::result::Result<_, _>>()?;
         let mut out = Vec::new();
         for (e, _, place) in kept {
-            let Some(d) = docs.get(&(e.repo_id(), e.index())) else {
+            let found = match laid(&e) {
+                true => self.overlay.doc(e.repo_id(), e.index()),
+                false => docs.get(&(e.repo_id(), e.index())),
+            };
+            let Some(d) = found else {
                 continue;
             };
             let admitted = match self.route.origins[e.list] {
                 Origin::Source(i, _) => self.ask.sources[i].admits(d.repo_id, Some(d.is_pull)),
-                Origin::Mine(_) => true,
+                Origin::Mine(_) | Origin::Overlay => true,
             };
             if !(admitted && self.checks.matches(d)) {
                 continue;

@@ -3,6 +3,7 @@
 use super::super::{
     counts::{self, Counts},
     lists::Scope,
+    overlay::Overlay,
     query::{Checks, Kinds, Source},
 };
 use crate::{
@@ -61,6 +62,33 @@ pub(super) async fn source_counts(db: &Db, sources: &[Source]) -> Result<Vec<Cou
             _ => by_scope.get(&s.scope).copied().unwrap_or_default(),
         })
         .collect())
+}
+
+/// Moves the counts of the sources the index counts (scopes wider than a
+/// repository, whose counters the consumer keeps) by what the overlay says
+/// the index lacks. A repository's counters move with each write already.
+pub(super) fn adjust(sources: &[Source], counted: &mut [Counts], overlay: &Overlay) {
+    if overlay.is_empty() {
+        return;
+    }
+    let deltas = overlay.count_deltas();
+    for (s, c) in sources.iter().zip(counted.iter_mut()) {
+        if s.only.is_some() || matches!(s.scope, Scope::Repo(_)) {
+            continue;
+        }
+        let name = s.scope.name();
+        for ((scope, counter), n) in &deltas {
+            if *scope != name {
+                continue;
+            }
+            match *counter {
+                "io" => c.open_issues += n,
+                "ic" => c.closed_issues += n,
+                "po" => c.open_pulls += n,
+                _ => c.closed_pulls += n,
+            }
+        }
+    }
 }
 
 /// Whether a source may hold a match: any issue in a kind it may read

@@ -1,0 +1,225 @@
+//! Writes the index has yet to apply.
+//!
+//! The stream consumer keeps the index a moment behind the table, but a
+//! write that answered must show in the next listing, as Gitea's do (they
+//! read its database). So every write of an issue also puts, in its own
+//! transaction, two small *marks*: one in the issue's repository
+//! (`REPO#<id>`/`IXP#<number>`) and one under the user who wrote it
+//! (`OWNER#<login>`/`IXP#<repo>#<number>`, for their searches across
+//! repositories). Both hold the write's token, which the issue item holds
+//! too (`ixw`, with the writer in `ixb`). Listings read the marks, strongly
+//! consistent, and lay the marked issues as they are now over what the
+//! index says of them ([`super::overlay`]). The consumer takes a mark away
+//! once the index holds the write that made it, on condition that its
+//! token is still that write's: a later write's mark stays.
+//!
+//! A delete marks its issue too (token [`DELETED`]; numbers are never
+//! handed out again, so no later write replaces it), naming its writer in
+//! the token, since the deleted item cannot.
+
+use aws_sdk_dynamodb::types::AttributeValue;
+
+use crate::{
+    db::{self, Db, DbError, Item, Tx, keys},
+    stream::Change,
+};
+
+/// The issue item's attribute holding its last write's token.
+pub const TOKEN: &str = "ixw";
+/// The issue item's attribute holding its last write's writer.
+pub const WRITER: &str = "ixb";
+/// The token of a delete's marks (followed by `:<writer>`).
+pub const DELETED: &str = "del";
+
+/// Marks outlive the stream's 24 hours: a mark whose change the consumer
+/// never applied keeps its issue read from the table until `check-data`
+/// repairs the index.
+const KEEP_SECS: i64 = 3 * 86_400;
+
+/// One write of an issue: what its marks and the issue item hold.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Write {
+    pub token: String,
+    /// The writer's lower-case login (`None`: background work, which has
+    /// no searches to serve).
+    pub writer: Option<String>,
+}
+
+impl Write {
+    /// A write by the request's actor.
+    pub fn new(db: &Db) -> Self {
+        Self {
+            token: hex::encode(rand::random::<[u8; 8]>()),
+            writer: writer_of(db),
+        }
+    }
+
+    /// A delete by the request's actor.
+    pub fn deletion(db: &Db) -> Self {
+        let writer = writer_of(db);
+        Self {
+            token: format!("{DELETED}:{}", writer.as_deref().unwrap_or_default()),
+            writer,
+        }
+    }
+
+    /// Puts the marks of issue `index` of a repository into `tx`.
+    pub fn mark(&self, tx: &mut Tx, repo_id: i64, index: i64) -> Result<(), DbError> {
+        let ttl = crate::time::now() + KEEP_SECS;
+        let mark = |mut item: Item| {
+            item.insert("w".into(), db::s(&self.token));
+            item.insert("ttl".into(), db::n(ttl));
+            item
+        };
+        tx.put(mark(keys::index_pending(repo_id, index)))?;
+        if let Some(w) = &self.writer {
+            tx.put(mark(keys::index_pending_of_writer(w, repo_id, index)))?;
+        }
+        Ok(())
+    }
+
+    /// What an update of the issue item sets to record this write: the
+    /// `SET` clause, its attribute names and its values.
+    pub const SET: &'static str = "#ixw = :ixw, #ixb = :ixb";
+    pub const NAMES: [(&'static str, &'static str); 2] = [("#ixw", TOKEN), ("#ixb", WRITER)];
+
+    pub fn values(&self) -> [(&'static str, AttributeValue); 2] {
+        [
+            (":ixw", db::s(&self.token)),
+            (":ixb", db::s(self.writer.as_deref().unwrap_or("-"))),
+        ]
+    }
+}
+
+fn writer_of(db: &Db) -> Option<String> {
+    db.actor().map(|a| crate::name::fold(&a.name))
+}
+
+/// Takes away the marks of the write `change` reports, once the index
+/// holds it (the consumer calls this after filing the change). A mark a
+/// later write replaced stays.
+pub async fn clear(db: &Db, change: &Change, repo_id: i64, index: i64) -> Result<(), DbError> {
+    let (token, writer) = match &change.new {
+        Some(item) => (
+            db::text(item, TOKEN).to_string(),
+            db::text(item, WRITER).to_string(),
+        ),
+        // A delete's marks name their writer in the token.
+        None => match db.get(keys::index_pending(repo_id, index)).await? {
+            Some(mark) if db::text(&mark, "w").starts_with(DELETED) => {
+                let token = db::text(&mark, "w").to_string();
+                let writer = token
+                    .split_once(':')
+                    .map(|(_, w)| w.to_string())
+                    .unwrap_or_default();
+                (token, writer)
+            }
+            _ => return Ok(()),
+        },
+    };
+    if token.is_empty() {
+        return Ok(());
+    }
+    let mut marks = vec![keys::index_pending(repo_id, index)];
+    if !writer.is_empty() && writer != "-" {
+        marks.push(keys::index_pending_of_writer(&writer, repo_id, index));
+    }
+    let deletes = marks.into_iter().map(|key| {
+        let token = token.clone();
+        async move {
+            let done = db
+                .delete(|d| {
+                    d.set_key(Some(key))
+                        .condition_expression("w = :w")
+                        .expression_attribute_values(":w", db::s(token))
+                })
+                .await;
+            match done {
+                Err(DbError::ConditionFailed) => Ok(()),
+                other => other,
+            }
+        }
+    });
+    futures::future::try_join_all(deletes).await?;
+    Ok(())
+}
+
+/// At most this many marks are laid over one listing: past that the index
+/// is too far behind to serve it (503, retry shortly).
+pub const MOST_IN_REPO: usize = 50;
+/// At most this many of a writer's marks are laid over their search.
+pub const MOST_OF_WRITER: usize = 20;
+
+/// The issues marked in a repository (`(repo id, number)`), at most
+/// `most` (`None`: more).
+pub async fn of_repo(
+    db: &Db,
+    repo_id: i64,
+    most: usize,
+) -> Result<Option<Vec<(i64, i64)>>, DbError> {
+    let items = read(db, &keys::repo_pk(repo_id), most).await?;
+    Ok(items.map(|items| {
+        items
+            .iter()
+            .filter_map(|i| {
+                let n = db::text(i, "sk").strip_prefix(keys::INDEX_PENDING_PREFIX)?;
+                Some((repo_id, n.parse().ok()?))
+            })
+            .collect()
+    }))
+}
+
+/// The issues a user's marks name, at most `most` (`None`: more).
+pub async fn of_writer(
+    db: &Db,
+    login: &str,
+    most: usize,
+) -> Result<Option<Vec<(i64, i64)>>, DbError> {
+    let items = read(db, &keys::owner_pk(login), most).await?;
+    Ok(items.map(|items| {
+        items
+            .iter()
+            .filter_map(|i| {
+                let rest = db::text(i, "sk").strip_prefix(keys::INDEX_PENDING_PREFIX)?;
+                let (repo, n) = rest.split_once('#')?;
+                Some((repo.parse().ok()?, n.parse().ok()?))
+            })
+            .collect()
+    }))
+}
+
+/// The marks of a partition, strongly consistent (a mark the consumer took
+/// away a moment ago must not hide the index's state from before), at most
+/// `most` of them.
+async fn read(db: &Db, pk: &str, most: usize) -> Result<Option<Vec<Item>>, DbError> {
+    let out = db
+        .query(|q| {
+            q.key_condition_expression("pk = :pk AND begins_with(sk, :p)")
+                .expression_attribute_values(":pk", db::s(pk))
+                .expression_attribute_values(":p", db::s(keys::INDEX_PENDING_PREFIX))
+                .consistent_read(true)
+                .projection_expression("pk, sk")
+                .limit(most as i32 + 1)
+        })
+        .await?;
+    let items = out.items.unwrap_or_default();
+    Ok((items.len() <= most).then_some(items))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn marks_are_keyed_by_repository_and_by_writer() {
+        let repo = keys::index_pending(7, 3);
+        assert_eq!(db::text(&repo, "pk"), "REPO#7");
+        assert_eq!(db::text(&repo, "sk"), "IXP#00000000000000000003");
+        let mine = keys::index_pending_of_writer("alice", 7, 3);
+        assert_eq!(db::text(&mine, "pk"), "OWNER#alice");
+        assert_eq!(
+            db::text(&mine, "sk"),
+            "IXP#00000000000000000007#00000000000000000003"
+        );
+    }
+}
