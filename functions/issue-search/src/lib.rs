@@ -23,7 +23,8 @@ shared::routes! {
     // a failed password (`auth::failed_logins`), as on every route.
     dynamodb {
         table: &[GetItem, BatchGetItem, Query, PutItem, UpdateItem],
-        indexes: &[Query],
+        // No index: listings read the table, strongly consistent.
+        indexes: &[],
         rare: &[],
     };
     // Search shows only what the token may see (private things are left

@@ -33,9 +33,9 @@ shared::routes! {
             // dependencies require both issues to exist
             ConditionCheckItem,
         ],
-        // comment listings (what a deleted issue leaves goes through the
-        // stream consumer, which holds the batch writes)
-        indexes: &[Query],
+        // No index: listings read the table, strongly consistent (what a
+        // deleted issue leaves goes through the stream consumer).
+        indexes: &[],
         rare: &[],
     };
     POST "/api/v1/repos/{owner}/{repo}/issues" {
