@@ -10,8 +10,12 @@ names itself (`app/<function>`, shared/src/db/connect.rs). The switch lives
 here, in a test tool, and nowhere in the functions' binaries.
 
 Control (JSON), on the same port:
-    POST /__fault {"app": "stream", "mode": "throttle" | "timeout" | "off"}
-    GET  /__fault -> {"app": ..., "mode": ..., "faulted": {mode: count}, "passed": n}
+    POST /__fault {"app": "stream", "mode": "throttle" | "timeout" | "off", "rate": 0.5}
+    GET  /__fault -> {"app": ..., "mode": ..., "rate": ..., "faulted": {mode: count}, "passed": n}
+
+`rate` (1 unless given) is the share of the app's calls that fail, each
+drawn at random: below 1, some of a batch's calls fail and others (such as
+parking the change) get through.
 
 - throttle: answers DynamoDB's ThrottlingException at once; nothing reaches
   the database (as AWS throttles).
@@ -23,6 +27,7 @@ Only 127.0.0.1 is listened on and forwarded to.
 
 import http.client
 import json
+import random
 import re
 import sys
 import threading
@@ -38,7 +43,7 @@ THROTTLED = json.dumps({
 }).encode()
 HOP_BY_HOP = {"connection", "keep-alive", "transfer-encoding", "te", "trailer", "upgrade"}
 
-state = {"app": "", "mode": "off", "faulted": {}, "passed": 0}
+state = {"app": "", "mode": "off", "rate": 1.0, "faulted": {}, "passed": 0}
 lock = threading.Lock()
 local = threading.local()
 
@@ -83,13 +88,15 @@ class Proxy(BaseHTTPRequestHandler):
             with lock:
                 state["app"] = wanted.get("app", state["app"])
                 state["mode"] = wanted.get("mode", "off")
+                state["rate"] = float(wanted.get("rate", 1.0))
                 self.reply(200, json.dumps(state).encode(), [("Content-Type", "application/json")])
             return
         self.forward(body)
 
     def forward(self, body):
         with lock:
-            mode = state["mode"] if caller_is(state["app"], self.headers) else "off"
+            hit = caller_is(state["app"], self.headers) and random.random() < state["rate"]
+            mode = state["mode"] if hit else "off"
             if mode != "off":
                 state["faulted"][mode] = state["faulted"].get(mode, 0) + 1
             else:

@@ -14,9 +14,15 @@ use serde_json::{Value, json};
 use shared::db;
 use tokio::sync::Mutex;
 
-/// How long each fault lasts.
-const THROTTLED: Duration = Duration::from_secs(6);
-const TIMING_OUT: Duration = Duration::from_secs(6);
+/// The faults, one after the other: the mode, the share of the stream
+/// function's calls it hits, and for how long. Every call failing holds
+/// the batches back (nothing can be parked either); half of them failing
+/// parks what a handler failed on while other calls get through.
+const FAULTS: [(&str, f64, Duration); 3] = [
+    ("throttle", 1.0, Duration::from_secs(4)),
+    ("throttle", 0.5, Duration::from_secs(4)),
+    ("timeout", 0.5, Duration::from_secs(4)),
+];
 /// Writers at once, and the pause each makes between an issue and the
 /// next (a few dozen writes in all).
 const WRITERS: usize = 4;
@@ -27,14 +33,14 @@ const PAUSE: Duration = Duration::from_millis(700);
 const CONVERGE: Duration = Duration::from_secs(75);
 
 /// Switches the proxy's fault for the stream function.
-async fn fault(mode: &str) -> Value {
+async fn fault(mode: &str, rate: f64) -> Value {
     let url = format!(
         "{}/__fault",
         std::env::var("FAULT_PROXY_URL").expect("FAULT_PROXY_URL")
     );
     reqwest::Client::new()
         .post(&url)
-        .json(&json!({"app": "stream", "mode": mode}))
+        .json(&json!({"app": "stream", "mode": mode, "rate": rate}))
         .send()
         .await
         .and_then(|r| r.error_for_status())
@@ -152,16 +158,17 @@ async fn consumer_faults_lose_nothing_and_send_no_stored_delivery_again() {
 
     // Write through both faults.
     let written = Arc::new(Mutex::new(Written::default()));
-    let until = Instant::now() + THROTTLED + TIMING_OUT;
+    let until = Instant::now() + FAULTS.iter().map(|f| f.2).sum::<Duration>();
     let writers: Vec<_> = (0..WRITERS)
         .map(|_| tokio::spawn(write_until(r.clone(), written.clone(), until)))
         .collect();
-    fault("throttle").await;
-    tokio::time::sleep(THROTTLED).await;
-    fault("timeout").await;
-    tokio::time::sleep(TIMING_OUT).await;
-    let most_parked = parked().await;
-    let proxy = fault("off").await;
+    let mut most_parked = 0;
+    for (mode, rate, lasting) in FAULTS {
+        fault(mode, rate).await;
+        tokio::time::sleep(lasting).await;
+        most_parked = most_parked.max(parked().await);
+    }
+    let proxy = fault("off", 0.0).await;
     for w in writers {
         w.await.expect("writer");
     }
@@ -275,10 +282,10 @@ async fn consumer_faults_lose_nothing_and_send_no_stored_delivery_again() {
     assert_eq!(answered, events, "one stored answer per event");
     let duplicates: usize = receipts.values().map(|r| r.len() - 1).sum();
     eprintln!(
-        "consumer fault: {issues} issues and {comments} comments written through {THROTTLED:?} \
-         throttled and {TIMING_OUT:?} timing out ({proxy}); {most_parked} changes parked when it \
-         lifted; caught up {caught_up:?} later; {} deliveries, {duplicates} sent twice (answers \
-         not stored); 0 drift; the whole test {:?}",
+        "consumer fault: {issues} issues and {comments} comments written through {FAULTS:?} \
+         ({proxy}); at most {most_parked} changes parked; caught up {caught_up:?} after the \
+         fault; {} deliveries, {duplicates} sent twice (answers not stored); 0 drift; the \
+         whole test {:?}",
         got.len(),
         started.elapsed()
     );
