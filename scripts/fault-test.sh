@@ -45,6 +45,9 @@ export AWS_LAMBDA_LOG_LEVEL="${AWS_LAMBDA_LOG_LEVEL:-WARN}"
 # seconds (as scripts/test.sh sets them).
 export HOOK_ALLOWED_HOSTS="${HOOK_ALLOWED_HOSTS:-loopback}"
 export HOOK_RETRY_SECONDS="${HOOK_RETRY_SECONDS:-1,1,1}"
+# Secrets at rest sealed as under scripts/test.sh (run alone: a key of its
+# own).
+[ -n "${SECRETS_KEY_FILE:-}" ] || use_secrets_key "$ROOT/.local/secrets-fault.key"
 cargo run --quiet -p ops --bin bootstrap >/dev/null
 
 DYNAMODB_ENDPOINT="$FAULT_PROXY_URL" cargo lambda watch --invoke-address 127.0.0.1 --invoke-port "$api_port" \

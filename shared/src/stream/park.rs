@@ -37,8 +37,10 @@ const ITEM_BUDGET: usize = size::ITEM_LIMIT - 4 * 1024;
 const ERROR_CHARS: usize = 500;
 
 /// How long a sweeper's claim on a queue lasts: past it another sweep may
-/// take the queue up (the first one died).
-pub const LEASE: Duration = Duration::from_secs(120);
+/// take the queue up (the first one died, or its claim's answer was lost).
+/// A sweep starts no change of the queue past half of it
+/// ([`retry`](super::retry)), then releases the queue.
+pub const LEASE: Duration = Duration::from_secs(30);
 
 /// The first retry's wait, doubled after each failure up to [`MAX_WAIT`].
 pub const FIRST_WAIT: Duration = Duration::from_secs(1);
@@ -324,8 +326,10 @@ pub async fn front(db: &Db, queue: &str, limit: i32) -> Result<Vec<Change>, DbEr
 }
 
 /// Removes `change`, handled at last, from `queue`; the queue goes with
-/// its last change, else its next change is due at once.
+/// its last change (the sweeper's claim on the rest holds until
+/// [`release`]).
 pub async fn unpark(db: &Db, queue: &str, change: &Change, now_ms: i64) -> Result<(), DbError> {
+    // `now_ms` only names the change's items (see `change_items`).
     // The queue's count decides whether the head goes too; a change parked
     // meanwhile makes the first try fail on its condition, then the second
     // holds.
@@ -338,11 +342,9 @@ pub async fn unpark(db: &Db, queue: &str, change: &Change, now_ms: i64) -> Resul
         if more {
             tx.update_if(
                 queue_key(queue),
-                "SET #due = :now, gsi1sk = :filed, #att = :zero ADD #n :minus",
-                &[("#due", "due"), ("#att", "attempts"), ("#n", "n")],
+                "SET #att = :zero ADD #n :minus",
+                &[("#att", "attempts"), ("#n", "n")],
                 &[
-                    (":now", db::n(now_ms)),
-                    (":filed", filed(now_ms, queue)),
                     (":zero", db::n(0)),
                     (":minus", db::n(-1)),
                     (":one", db::n(1)),
@@ -369,6 +371,25 @@ pub async fn unpark(db: &Db, queue: &str, change: &Change, now_ms: i64) -> Resul
     Err(DbError::Service(format!(
         "parked queue {queue}: its count is neither 1 nor more"
     )))
+}
+
+/// Ends a sweeper's claim on `queue`, whose front succeeded: what is left
+/// of it is due at once. Nothing when the queue is gone.
+pub async fn release(db: &Db, queue: &str, now_ms: i64) -> Result<(), DbError> {
+    let result = db
+        .update(|u| {
+            u.set_key(Some(queue_key(queue)))
+                .update_expression("SET #due = :now, gsi1sk = :filed")
+                .condition_expression("attribute_exists(pk)")
+                .expression_attribute_names("#due", "due")
+                .expression_attribute_values(":now", db::n(now_ms))
+                .expression_attribute_values(":filed", filed(now_ms, queue))
+        })
+        .await;
+    match result {
+        Ok(_) | Err(DbError::ConditionFailed) => Ok(()),
+        Err(e) => Err(e),
+    }
 }
 
 /// The front of `queue` failed again (`attempts` times now): due after

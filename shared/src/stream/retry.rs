@@ -126,17 +126,23 @@ async fn queue(
             tracing::warn!(queue = pk, handler = %q.handler, "no such handler here");
             return Ok(());
         };
+        let claimed = Instant::now();
         for change in park::front(db, pk, CHANGES).await? {
+            // Well within the claim's lease: the rest waits for a later
+            // run rather than risk a second sweep handling it alongside.
+            if claimed.elapsed() >= park::LEASE / 2 {
+                break;
+            }
             out.retried += 1;
             if let Err(e) = handler.handle(db, &change).await {
                 tracing::warn!(queue = pk, handler = %q.handler, attempts = q.attempts + 1,
                     error = %e, "a parked change failed again");
                 return park::retry_later(db, pk, q.attempts + 1, &e.to_string(), now_ms).await;
             }
-            park::unpark(db, pk, &change, crate::time::now_ms()).await?;
+            park::unpark(db, pk, &change, now_ms).await?;
             out.unparked += 1;
         }
-        Ok(())
+        park::release(db, pk, crate::time::now_ms()).await
     }
     .await;
     if let Err(e) = outcome {
