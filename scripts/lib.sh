@@ -90,7 +90,7 @@ start_pump() {
   local log="$1" port
   shift
   port="$(free_port)"
-  target/debug/stream-pump --invoke "$(stream_invoke_url)" --listen "127.0.0.1:$port" "$@" >"$log" 2>&1 &
+  "${CARGO_TARGET_DIR:-target}/debug/stream-pump" --invoke "$(stream_invoke_url)" --listen "127.0.0.1:$port" "$@" >"$log" 2>&1 &
   PUMP_PID=$!
   pids+=("$PUMP_PID")
   export PUMP_URL="http://127.0.0.1:$port"

@@ -1,14 +1,23 @@
-//! Fault test: the database stalls in the middle of a burst of concurrent
-//! writes. Run by `scripts/fault-test.sh` against an API and a DynamoDB
-//! Local of its own (freezing the shared one would stall every other
-//! test), which sets `FAULT_DDB_PID` (the database process), `CHECK_DATA`
-//! (the operator's consistency check), `PUMP_URL` (its stream pump) and the
-//! usual API variables.
+//! Fault tests, run one at a time by `scripts/fault-test.sh` against an
+//! API and a DynamoDB Local of their own (freezing the shared one would
+//! stall every other test), which sets `FAULT_DDB_PID` (the database
+//! process), `FAULT_PROXY_URL` (the proxy the functions reach it by,
+//! scripts/ddb-fault-proxy.py), `CHECK_DATA` (the operator's consistency
+//! check), `PUMP_URL` (its stream pump) and the usual API variables.
 //!
-//! Every answer must be a 2xx or a 503 (with `Retry-After`), none may hang,
-//! each 503 must come within 5 s of the stall (or of its request, if that
-//! came later), and afterwards the check must find no counter or claim that
-//! differs from what it counts.
+//! - The database stalls in the middle of a burst of concurrent writes:
+//!   every answer must be a 2xx or a 503 (with `Retry-After`), none may
+//!   hang, each 503 must come within 5 s of the stall (or of its request,
+//!   if that came later), and afterwards the check must find no counter or
+//!   claim that differs from what it counts.
+//! - The stream consumer's calls alone are throttled, then time out, while
+//!   issues and comments are written (a webhook listening): afterwards
+//!   nothing is lost (0 drift, nothing parked or skipped, every write in
+//!   the listings, every event delivered) and no delivery reached the
+//!   receiver again after its answer was stored.
+
+#[path = "fault/consumer.rs"]
+mod consumer;
 
 use std::{
     process::Command,
@@ -171,6 +180,12 @@ async fn a_stalled_database_answers_503_and_leaves_no_drift() {
     // the check checks), then check.
     tokio::time::sleep(Duration::from_secs(3)).await;
     api_tests::settle().await;
+    check_data();
+    let _ = Api::from_env();
+}
+
+/// Runs check-data, expects no drift, and answers its report.
+pub fn check_data() -> Value {
     let check = std::env::var("CHECK_DATA").expect("CHECK_DATA names the check-data binary");
     let out = Command::new(&check).output().expect("run check-data");
     let report: Value = serde_json::from_slice(&out.stdout).expect("check-data prints JSON");
@@ -181,5 +196,5 @@ async fn a_stalled_database_answers_503_and_leaves_no_drift() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(out.status.success());
-    let _ = Api::from_env();
+    report
 }

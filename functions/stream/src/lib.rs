@@ -9,6 +9,8 @@
 //! `indexes` for index queries, in IAM's terms), then `make routes`, which
 //! writes them into this function's policy in template.yaml.
 
+use std::time::Duration;
+
 use futures::future::BoxFuture;
 use shared::{
     app::App,
@@ -21,6 +23,7 @@ use shared::{
         index::{Indexer, stubs::Stubs},
         reactions::cleanup::Leftovers,
     },
+    stream::{line::ParkedLine, park, retry},
 };
 
 shared::grant! {
@@ -28,6 +31,8 @@ shared::grant! {
     // pages; writes: listing entries (batches), documents with their
     // counts (transactions: put, update, delete), jobs, and what deleted
     // issues leave (batches; their comments found by the comments' index).
+    // Parked changes: their queues' heads (batch reads), put, updated
+    // and deleted in transactions, found by due time (an index query).
     table: &[
         GetItem, BatchGetItem, Query, PutItem, UpdateItem, DeleteItem, BatchWriteItem,
     ],
@@ -35,23 +40,50 @@ shared::grant! {
     rare: &[],
 }
 
-/// What a scheduled run does: the webhook sweeper (deliveries due again),
-/// with its log line and metrics.
+/// What a scheduled run does: the webhook sweeper (deliveries due again)
+/// and the retries of parked changes, each with its log line and metrics.
+/// Either failing fails the run, after both had their turn.
 pub fn scheduled<'a>(
     app: &'a App,
     db: &'a Db,
 ) -> BoxFuture<'a, Result<serde_json::Value, shared::Error>> {
     Box::pin(async move {
-        let swept = shared::hooks::sweep::sweep(db).await?;
-        shared::hooks::line::swept(
-            &app.config,
-            "stream",
-            swept.due,
-            swept.touched,
-            swept.lag_ms,
-        );
-        Ok(serde_json::to_value(swept).unwrap_or_default())
+        let swept = shared::hooks::sweep::sweep(db).await;
+        if let Ok(swept) = &swept {
+            shared::hooks::line::swept(
+                &app.config,
+                "stream",
+                swept.due,
+                swept.touched,
+                swept.lag_ms,
+            );
+        }
+        let retried = retry_parked(app, db).await;
+        Ok(serde_json::json!({ "hooks": swept?, "parked": retried? }))
     })
+}
+
+/// Retries the parked changes that are due, then logs how many are left
+/// and how old the oldest is.
+fn retry_parked<'a>(
+    app: &'a App,
+    db: &'a Db,
+) -> BoxFuture<'a, Result<retry::Retried, shared::Error>> {
+    Box::pin(retry_parked_now(app, db))
+}
+
+async fn retry_parked_now(app: &App, db: &Db) -> Result<retry::Retried, shared::Error> {
+    let now = shared::time::now_ms();
+    let retried = retry::retry_due(db, &handlers(app), now).await?;
+    let (total, oldest) = park::census(db).await?;
+    ParkedLine {
+        total,
+        oldest_age: Duration::from_millis(oldest.map_or(0, |t| (now - t).max(0) as u64)),
+        retried: retried.retried,
+        unparked: retried.unparked,
+    }
+    .write(&app.config, "stream");
+    Ok(retried)
 }
 
 /// The handlers of one batch, made afresh for each (so they may keep

@@ -1,12 +1,13 @@
 //! The consumer in-process, on a table of its own: what it answers Lambda
-//! for the sample event (events/stream-change-batch.json) and for a batch
-//! whose handler fails, with DynamoDB Local's zero-padded sequence numbers.
+//! for the sample event (events/stream-change-batch.json), for a batch
+//! whose handler fails (parked, acknowledged) and for one it has no time
+//! for, with DynamoDB Local's zero-padded sequence numbers.
 
 use aws_lambda_events::dynamodb::Event;
 use futures::future::BoxFuture;
 use serde_json::{Value, json};
 use shared::{
-    db::Db,
+    db::{self, Db, keys},
     stream::{Change, Handler, run::Batch},
 };
 
@@ -60,12 +61,10 @@ impl Handler for FailsOnRepos {
     }
 }
 
-#[tokio::test]
-async fn the_first_failure_is_reported_with_the_identifier_as_sent() {
-    let app = shared::testing::app().await;
+/// The sample event with DynamoDB Local's numbering (leading zeros).
+fn padded_sample() -> Event {
     let mut event: Value =
         serde_json::from_str(include_str!("../../../events/stream-change-batch.json")).unwrap();
-    // DynamoDB Local numbers its records with leading zeros.
     for (i, r) in event["Records"]
         .as_array_mut()
         .unwrap()
@@ -74,13 +73,45 @@ async fn the_first_failure_is_reported_with_the_identifier_as_sent() {
     {
         r["dynamodb"]["SequenceNumber"] = json!(format!("{:021}", i + 1));
     }
-    let event: Event = serde_json::from_value(event).unwrap();
+    serde_json::from_value(event).unwrap()
+}
+
+#[tokio::test]
+async fn a_failing_handler_s_changes_are_parked_and_the_batch_acknowledged() {
+    let app = shared::testing::app().await;
     let handlers: Vec<Box<dyn Handler>> = vec![Box::new(FailsOnRepos)];
-    let res = batch().handle(&app, &handlers, event).await.unwrap();
+    let res = batch()
+        .handle(&app, &handlers, padded_sample())
+        .await
+        .unwrap();
     assert_eq!(
         serde_json::to_value(&res).unwrap(),
-        json!({"batchItemFailures": [{"itemIdentifier": "000000000000000000002"}]}),
-        "the counter's insert is done; the repository's insert and what follows are redelivered"
+        json!({"batchItemFailures": []}),
+        "nothing for Lambda to deliver again: the repository changes are parked"
+    );
+    let count = app.db.get(keys::parked_count()).await.unwrap();
+    assert_eq!(
+        count.map(|c| db::number(&c, "n")),
+        Some(3),
+        "the sample's three changes under REPO# sort keys"
+    );
+}
+
+#[tokio::test]
+async fn what_is_left_undone_is_reported_with_the_identifier_as_sent() {
+    let app = shared::testing::app().await;
+    let out_of_time = Batch {
+        deadline: Some(std::time::Instant::now()),
+        ..batch()
+    };
+    let res = out_of_time
+        .handle(&app, &stream::handlers(&app), padded_sample())
+        .await
+        .unwrap();
+    assert_eq!(
+        serde_json::to_value(&res).unwrap(),
+        json!({"batchItemFailures": [{"itemIdentifier": "000000000000000000001"}]}),
+        "no time to start: all of it is delivered again, named as DynamoDB Local named it"
     );
 }
 

@@ -43,6 +43,15 @@ pub async fn connect(config: &Config) -> Clients {
                 .with_initial_backoff(Duration::from_millis(25))
                 .with_max_backoff(Duration::from_millis(500)),
         );
+    // The function's name in every call's user agent (`app/<name>`), as
+    // AWS recommends: CloudTrail and the local fault test's proxy
+    // (scripts/ddb-fault-proxy.py) tell the callers apart by it.
+    if let Some(name) = std::env::var("AWS_LAMBDA_FUNCTION_NAME")
+        .ok()
+        .and_then(|n| aws_config::AppName::new(n).ok())
+    {
+        loader = loader.app_name(name);
+    }
     if let Some(endpoint) = &config.dynamodb_endpoint {
         loader = loader.endpoint_url(endpoint);
         if std::env::var_os("AWS_REGION").is_none()

@@ -536,3 +536,42 @@ pub fn index_pending_of_writer(login: &str, repo_id: i64, index: i64) -> Item {
         &format!("{INDEX_PENDING_PREFIX}{repo_id:020}#{index:020}"),
     )
 }
+
+/// Parked stream changes (`shared::stream::park`): the changes one handler
+/// could not handle for one record wait, in stream order, in a partition of
+/// their own, named by the handler and a hash of the record's keys (which
+/// may hold any character).
+pub const PARKED_PREFIX: &str = "PARK#";
+
+/// The queue of `handler`'s parked changes to the item (`record_pk`,
+/// `record_sk`).
+pub fn parked_pk(handler: &str, record_pk: &str, record_sk: &str) -> String {
+    use sha2::{Digest, Sha256};
+    let digest = Sha256::digest(format!("{record_pk}\u{1f}{record_sk}").as_bytes());
+    format!("{PARKED_PREFIX}{handler}#{}", hex::encode(&digest[..16]))
+}
+
+/// The queue's head item: who, which record, how many, when due.
+pub const PARKED_QUEUE_SK: &str = "Q";
+
+/// Where a queue's changes begin.
+pub const PARKED_CHANGE_PREFIX: &str = "C#";
+
+/// A parked change, by its (padded) sequence number.
+pub fn parked_change_sk(seq: &str) -> String {
+    format!("{PARKED_CHANGE_PREFIX}{seq}")
+}
+
+/// How many changes are parked, all queues together (attribute `n`): one
+/// strong read per batch tells the consumer whether any change may have to
+/// wait behind a parked one.
+pub fn parked_count() -> Item {
+    key("PARKED", "COUNT")
+}
+
+/// Queues filed by due time (`gsi1`), for the sweeper.
+pub const PARKED_DUE_PK: &str = "PARKDUE";
+
+/// Queues filed by when their first change was parked (`gsi2`), for the
+/// age metric.
+pub const PARKED_AGE_PK: &str = "PARKAGE";

@@ -32,7 +32,7 @@ use crate::{
 
 /// The attributes the checks read of items that are not issues, comments,
 /// index documents or listing entries.
-const KEPT: [&str; 59] = [
+const KEPT: [&str; 61] = [
     "pk",
     "sk",
     // Hook counters (`HOOK#N`).
@@ -96,6 +96,9 @@ const KEPT: [&str; 59] = [
     "servers",
     "private_keys",
     "provider_apps",
+    // Parked stream changes' queues (`PARK#…`, `Q`).
+    "handler",
+    "first_parked",
 ];
 
 /// The attribute that carries an issue's or a comment's words, `\n`-joined.

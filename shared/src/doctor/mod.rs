@@ -21,7 +21,10 @@
 //!   environment variables (and their tallies) of deleted applications and
 //!   the tallies of live ones; deploy-key and provider-app secrets stored
 //!   in the clear, which a repair seals;
-//! - webhooks: each owner's hook counter against its hooks.
+//! - webhooks: each owner's hook counter against its hooks;
+//! - parked stream changes ([`parked`]): the count of all parked changes
+//!   and each queue's against the changes stored; the report lists how
+//!   many are parked, per handler, and how long the oldest has waited.
 //!
 //! Checks are pure functions over the scanned items ([`Inventory`]), so
 //! they are unit-tested without a database. A scan is not a snapshot: while
@@ -33,6 +36,7 @@
 mod deploy;
 mod hooks;
 mod inventory;
+pub mod parked;
 mod repair;
 mod scan;
 mod search_index;
@@ -138,6 +142,10 @@ pub struct Report {
     /// Read units the scans consumed.
     pub read_units: f64,
     pub drift: Vec<Finding>,
+    /// Stream changes parked for a handler that failed on them (not drift:
+    /// they are retried until they succeed; what they derive lags until
+    /// then).
+    pub parked: parked::Parked,
     pub repaired: usize,
     /// Repairs skipped because the value moved meanwhile (run again).
     pub skipped: usize,
@@ -149,6 +157,7 @@ pub fn check(inv: &Inventory) -> Vec<Finding> {
     out.extend(search_index::check(inv, &tracker::live_repos(inv)));
     out.extend(deploy::check(inv));
     out.extend(hooks::check(inv));
+    out.extend(parked::check(inv));
     out
 }
 

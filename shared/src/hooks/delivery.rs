@@ -22,8 +22,11 @@ use crate::db::{self, Db, DbError, Item, keys::key};
 /// How long deliveries, their attempts and payloads are kept.
 pub const KEEP_DAYS: i64 = 7;
 /// How long a pending delivery may wait for its sender before the sweeper
-/// takes it up again (a sender that died, a batch that was dropped).
-pub const LEASE: Duration = Duration::from_secs(120);
+/// takes it up again (a sender that died, or could not record its
+/// attempt). Longer than a send can take (reads and the record, each
+/// within the 3.5 s operation time-out, and the request's 5 s): two sends
+/// of one delivery are never in flight at once.
+pub const LEASE: Duration = Duration::from_secs(30);
 /// The due-time index's partition.
 pub const DUE_PK: &str = "HOOKDUE";
 

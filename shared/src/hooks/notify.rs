@@ -191,6 +191,14 @@ impl Handler for Notifier {
         happened::concerns(change)
     }
 
+    /// A change's deliveries are its own (ids derived from its sequence
+    /// number, the payload from its images and the repository as it is
+    /// now): a record's later change need not wait for a parked one, so
+    /// one failing event does not delay the next.
+    fn ordered(&self, _change: &Change) -> bool {
+        false
+    }
+
     fn handle<'a>(
         &'a self,
         db: &'a Db,

@@ -111,7 +111,7 @@ impl Handler for Sender {
                         sent.attempts += 1;
                         sent.failures += usize::from(!ok);
                     }
-                    Ok(Outcome::Cancelled) => {}
+                    Ok(Outcome::Cancelled | Outcome::Settled) => {}
                     Err(_) => sent.unrecorded += 1,
                 }
             }
@@ -127,10 +127,22 @@ pub enum Outcome {
     Attempted { ok: bool },
     /// Its hook is gone or inactive: nothing sent.
     Cancelled,
+    /// Its answer is stored already (or it is gone): nothing sent.
+    Settled,
 }
 
-/// Sends `d` once and records the attempt.
+/// Sends `d` once and records the attempt, unless its answer is stored
+/// already.
 pub async fn send(db: &Db, config: &Config, d: &DeliveryRecord) -> Result<Outcome, crate::Error> {
+    // The stream's image may be older than the delivery (a batch delivered
+    // again, a touch that raced an attempt): the stored delivery decides,
+    // so one whose answer is stored is never sent again.
+    let stored: Option<DeliveryRecord> =
+        db.get_as(delivery::delivery_key(d.hook_id, &d.id)).await?;
+    let Some(d) = stored.filter(|s| s.state == PENDING && s.attempts == d.attempts) else {
+        return Ok(Outcome::Settled);
+    };
+    let d = &d;
     let hook: Option<HookRecord> = db.get_as(keys::hook(&d.hook_pk, d.hook_id)).await?;
     let Some(hook) = hook.filter(|h| h.active || d.test) else {
         let cancelled = DeliveryRecord {

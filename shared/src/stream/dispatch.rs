@@ -1,23 +1,45 @@
-//! The handlers over a batch of changes, in stream order, stopping at the
-//! first failure (Lambda's partial batch response can only say "from this
-//! record on": a stream is consumed in order, so a later change must not
-//! be applied before an earlier one that failed).
+//! The handlers over a batch of changes, in stream order, each on its own:
+//! a change one handler fails on is parked for that handler
+//! ([`park`](super::park)) and retried later, while the other handlers,
+//! and the later changes, go on. A handler's later changes to a record
+//! with parked changes join them (in order) unless the handler says their
+//! order does not matter.
+//!
+//! The batch fails (Lambda's partial batch response: "from this record
+//! on") only where a change can be neither handled nor parked, which takes
+//! the table itself failing the consumer: the change and everything after
+//! it are delivered again, and Lambda retries until the table answers
+//! (the mapping never gives up on a batch).
 
-use std::time::Instant;
+use std::{collections::HashSet, time::Instant};
 
 use futures::future::BoxFuture;
 
-use super::{Change, change::unpad_seq};
-use crate::db::Db;
+use super::{
+    Change,
+    change::unpad_seq,
+    park::{self, Parked},
+};
+use crate::{db::Db, time};
 
 /// Background work on the table's changes. The consumer builds its handlers
 /// afresh for each batch, so a handler may keep caches for the batch with
 /// interior mutability.
 pub trait Handler: Send + Sync {
+    /// Its name, which also names its parked changes' queues: keep it.
     fn name(&self) -> &'static str;
     /// Whether this handler cares (cheap, on keys only).
     fn wants(&self, change: &Change) -> bool;
-    /// Handles one change. An error stops the batch at this record: it is reported as the first failure, so it and everything after it are delivered again (handlers must be idempotent).
+    /// Whether `change` must wait behind the handler's parked changes to
+    /// the same record (the default). A handler whose result does not
+    /// depend on the order of one record's changes says `false`, and its
+    /// changes are handled at once even when an earlier one is parked.
+    fn ordered(&self, _change: &Change) -> bool {
+        true
+    }
+    /// Handles one change. An error parks the change for this handler
+    /// (retried until it succeeds), so it must be idempotent: a change may
+    /// be handled again after it succeeded (a batch delivered again).
     fn handle<'a>(
         &'a self,
         db: &'a Db,
@@ -32,8 +54,20 @@ pub trait Handler: Send + Sync {
     }
 }
 
-/// Runs every handler that wants each change, in order; returns the sequence numbers (as received, unpadded) to report as batch item failures: empty, or exactly the first failed record's.
-pub async fn dispatch(db: &Db, changes: &[Change], handlers: &[Box<dyn Handler>]) -> Vec<String> {
+/// What became of a batch.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Dispatched {
+    /// The sequence numbers (as received, unpadded) to report as batch
+    /// item failures: empty, or exactly the first record neither handled
+    /// nor parked.
+    pub failed: Vec<String>,
+    /// Changes parked, one per handler that parked one.
+    pub parked: usize,
+}
+
+/// Runs every handler that wants each change, in order, parking what
+/// fails (see the module's documentation).
+pub async fn dispatch(db: &Db, changes: &[Change], handlers: &[Box<dyn Handler>]) -> Dispatched {
     dispatch_until(db, changes, handlers, None).await
 }
 
@@ -46,12 +80,27 @@ pub async fn dispatch_until(
     changes: &[Change],
     handlers: &[Box<dyn Handler>],
     deadline: Option<Instant>,
-) -> Vec<String> {
-    let failed = in_order(db, changes, handlers, deadline).await;
+) -> Dispatched {
+    // Boxed: the handlers' futures within it are deep types.
+    let done: BoxFuture<'_, Dispatched> = Box::pin(in_order(db, changes, handlers, deadline));
+    let done = done.await;
     for handler in handlers {
         handler.finish(db).await;
     }
-    failed
+    done
+}
+
+/// The queues the batch's changes could have to wait behind.
+fn queues(changes: &[Change], handlers: &[Box<dyn Handler>]) -> HashSet<String> {
+    changes
+        .iter()
+        .flat_map(|c| {
+            handlers
+                .iter()
+                .filter(|h| h.wants(c) && h.ordered(c))
+                .map(|h| park::queue_pk(h.name(), c))
+        })
+        .collect()
 }
 
 async fn in_order(
@@ -59,35 +108,70 @@ async fn in_order(
     changes: &[Change],
     handlers: &[Box<dyn Handler>],
     deadline: Option<Instant>,
-) -> Vec<String> {
+) -> Dispatched {
+    let mut out = Dispatched::default();
+    let Some(first) = changes.first() else {
+        return out;
+    };
+    let mut parked = match Parked::load(db, queues(changes, handlers)).await {
+        Ok(p) => p,
+        Err(e) => {
+            tracing::error!(error = %e, "parked changes unreadable; the batch is delivered again");
+            out.failed = vec![unpad_seq(&first.seq)];
+            return out;
+        }
+    };
     for change in changes {
         if deadline.is_some_and(|at| Instant::now() >= at) {
             tracing::warn!(
                 seq = %unpad_seq(&change.seq),
                 "out of time: the rest of the batch is left for its redelivery"
             );
-            return vec![unpad_seq(&change.seq)];
+            out.failed = vec![unpad_seq(&change.seq)];
+            return out;
         }
         for handler in handlers.iter().filter(|h| h.wants(change)) {
-            if let Err(e) = handler.handle(db, change).await {
-                // The error and where, never the item: images hold what
-                // users wrote.
+            let queue = park::queue_pk(handler.name(), change);
+            let failure = if handler.ordered(change) && parked.holds(&queue) {
+                "behind an earlier parked change of the same record".to_string()
+            } else {
+                match handler.handle(db, change).await {
+                    Ok(()) => continue,
+                    Err(e) => e.to_string(),
+                }
+            };
+            // The error and where, never the item: images hold what users
+            // wrote.
+            tracing::warn!(
+                handler = handler.name(),
+                seq = %unpad_seq(&change.seq),
+                kind = change.kind.name(),
+                error = %failure,
+                "a stream handler's change is parked"
+            );
+            if let Err(e) = park::park(db, handler.name(), change, &failure, time::now_ms()).await {
                 tracing::error!(
                     handler = handler.name(),
                     seq = %unpad_seq(&change.seq),
-                    kind = change.kind.name(),
                     error = %e,
-                    "a stream handler failed; the batch is redelivered from this record"
+                    "a change could not be parked; the batch is delivered again from it"
                 );
-                return vec![unpad_seq(&change.seq)];
+                out.failed = vec![unpad_seq(&change.seq)];
+                return out;
             }
+            parked.add(queue);
+            out.parked += 1;
         }
     }
-    Vec::new()
+    out
 }
 
 #[cfg(test)]
 mod tests {
+    //! Without a database: handlers whose order does not matter need no
+    //! read of the parked queues, and a failure cannot be parked, so it
+    //! fails the batch. Parking itself is tested on DynamoDB Local
+    //! (functions/stream/tests/park.rs).
     use std::{
         sync::{Arc, Mutex},
         time::Duration,
@@ -107,6 +191,7 @@ mod tests {
         name: &'static str,
         prefix: &'static str,
         fail_on: &'static [&'static str],
+        ordered: bool,
         log: Log,
     }
 
@@ -116,6 +201,9 @@ mod tests {
         }
         fn wants(&self, change: &Change) -> bool {
             change.pk().starts_with(self.prefix)
+        }
+        fn ordered(&self, _change: &Change) -> bool {
+            self.ordered
         }
         fn handle<'a>(
             &'a self,
@@ -146,7 +234,7 @@ mod tests {
         }
     }
 
-    /// A handle that could reach no database (the fakes never call it).
+    /// A handle that could reach no database.
     fn db() -> Db {
         let config = aws_sdk_dynamodb::Config::builder()
             .behavior_version(aws_sdk_dynamodb::config::BehaviorVersion::latest())
@@ -156,18 +244,24 @@ mod tests {
         Db::with_client(aws_sdk_dynamodb::Client::from_conf(config), "t")
     }
 
-    fn handlers(log: &Log, fail_on: &'static [&'static str]) -> Vec<Box<dyn Handler>> {
+    fn handlers(
+        log: &Log,
+        fail_on: &'static [&'static str],
+        ordered: bool,
+    ) -> Vec<Box<dyn Handler>> {
         vec![
             Box::new(Fake {
                 name: "repos",
                 prefix: "REPO#",
                 fail_on,
+                ordered,
                 log: log.clone(),
             }),
             Box::new(Fake {
                 name: "all",
                 prefix: "",
                 fail_on: &[],
+                ordered,
                 log: log.clone(),
             }),
         ]
@@ -185,8 +279,8 @@ mod tests {
     #[tokio::test]
     async fn every_wanting_handler_sees_every_change_in_order() {
         let log = Log::default();
-        let failed = dispatch(&db(), &batch(), &handlers(&log, &[])).await;
-        assert_eq!(failed, Vec::<String>::new());
+        let done = dispatch(&db(), &batch(), &handlers(&log, &[], false)).await;
+        assert_eq!(done, Dispatched::default());
         let seen = log.lock().unwrap().clone();
         let want = [
             ("repos", "a"),
@@ -205,11 +299,17 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn the_first_failure_stops_the_batch_and_is_reported_alone() {
+    async fn a_change_neither_handled_nor_parked_fails_the_batch_from_it() {
         let log = Log::default();
-        // Fails on c, and would on d: only c is reported, d is never tried.
-        let failed = dispatch(&db(), &batch(), &handlers(&log, &["c", "d"])).await;
-        assert_eq!(failed, ["3"], "unpadded, exactly the first failed record");
+        // Fails on c, and would on d; the table is unreachable, so c cannot
+        // be parked: c is reported, d is never tried.
+        let done = dispatch(&db(), &batch(), &handlers(&log, &["c", "d"], false)).await;
+        assert_eq!(
+            done.failed,
+            ["3"],
+            "unpadded, exactly the first failed record"
+        );
+        assert_eq!(done.parked, 0);
         let seen = log.lock().unwrap().clone();
         let want = [("repos", "a"), ("all", "a"), ("all", "b"), ("repos", "c")];
         assert_eq!(
@@ -220,12 +320,21 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn without_the_parked_queues_an_ordered_batch_does_not_start() {
+        let log = Log::default();
+        let done = dispatch(&db(), &batch(), &handlers(&log, &[], true)).await;
+        assert_eq!(done.failed, ["1"]);
+        assert!(log.lock().unwrap().is_empty());
+    }
+
+    #[tokio::test]
     async fn no_handlers_or_no_changes_fail_nothing() {
-        assert!(dispatch(&db(), &batch(), &[]).await.is_empty());
+        assert!(dispatch(&db(), &batch(), &[]).await.failed.is_empty());
         let log = Log::default();
         assert!(
-            dispatch(&db(), &[], &handlers(&log, &["a"]))
+            dispatch(&db(), &[], &handlers(&log, &["a"], true))
                 .await
+                .failed
                 .is_empty()
         );
         assert!(log.lock().unwrap().is_empty());
@@ -235,11 +344,11 @@ mod tests {
     async fn a_change_past_the_deadline_is_left_for_redelivery() {
         let log = Log::default();
         let past = Instant::now() - Duration::from_millis(1);
-        let failed = dispatch_until(&db(), &batch(), &handlers(&log, &[]), Some(past)).await;
-        assert_eq!(failed, ["1"]);
+        let done = dispatch_until(&db(), &batch(), &handlers(&log, &[], false), Some(past)).await;
+        assert_eq!(done.failed, ["1"]);
         assert!(log.lock().unwrap().is_empty());
         let later = Instant::now() + Duration::from_secs(60);
-        let failed = dispatch_until(&db(), &batch(), &handlers(&log, &[]), Some(later)).await;
-        assert!(failed.is_empty());
+        let done = dispatch_until(&db(), &batch(), &handlers(&log, &[], false), Some(later)).await;
+        assert!(done.failed.is_empty());
     }
 }

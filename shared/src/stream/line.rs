@@ -18,7 +18,7 @@ use crate::{
     db::MetricsSnapshot,
     telemetry::{
         self, LogLevel,
-        emf::{Dimensions, Metadata, Namespace, STREAM_METRICS},
+        emf::{Dimensions, Metadata, Namespace, PARKED_METRICS, STREAM_METRICS},
     },
 };
 
@@ -36,10 +36,15 @@ pub struct BatchLine<'a> {
     pub first_failure: Option<&'a str>,
     /// The handlers that were given at least one change.
     pub handled_by: Vec<&'static str>,
+    /// Changes parked (one per handler and change), to be retried.
+    pub parked: usize,
     pub latency: Duration,
     /// Age of the oldest record when the batch arrived (0 without
     /// timestamps).
     pub oldest_age: Duration,
+    /// The consumer's lag: the age of the newest record once the batch
+    /// was done.
+    pub lag: Duration,
     pub cost: &'a MetricsSnapshot,
 }
 
@@ -53,8 +58,10 @@ struct Line<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     first_failure: Option<&'a str>,
     handled_by: &'a [&'static str],
+    parked: usize,
     latency_ms: u64,
     oldest_record_age_ms: u64,
+    lag_ms: u64,
     db_round_trips: u32,
     db_sequential: u32,
     db_read_units: f64,
@@ -76,6 +83,10 @@ struct Line<'a> {
     write_units: f64,
     #[serde(rename = "RecordAge")]
     record_age: f64,
+    #[serde(rename = "Parked")]
+    parked_metric: usize,
+    #[serde(rename = "Lag")]
+    lag: f64,
     #[serde(rename = "_aws", skip_serializing_if = "Option::is_none")]
     aws: Option<Metadata<'a>>,
 }
@@ -112,8 +123,10 @@ impl BatchLine<'_> {
             failures: self.failures,
             first_failure: self.first_failure,
             handled_by: &self.handled_by,
+            parked: self.parked,
             latency_ms: self.latency.as_millis() as u64,
             oldest_record_age_ms: self.oldest_age.as_millis() as u64,
+            lag_ms: self.lag.as_millis() as u64,
             db_round_trips: cost.round_trips,
             db_sequential: cost.sequential,
             db_read_units: cost.read_units,
@@ -126,7 +139,71 @@ impl BatchLine<'_> {
             read_units: cost.read_units,
             write_units: cost.write_units,
             record_age: self.oldest_age.as_millis() as f64,
+            parked_metric: self.parked,
+            lag: self.lag.as_millis() as f64,
             aws: Metadata::with_metrics(namespace, dimensions, timestamp, STREAM_METRICS),
+        };
+        let mut json = serde_json::to_string(&line).unwrap_or_default();
+        json.push('\n');
+        json
+    }
+}
+
+/// What the parked changes' sweeper saw and did in one run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ParkedLine {
+    /// Changes parked in all (the counter), after the run.
+    pub total: i64,
+    /// How long the oldest queue has waited.
+    pub oldest_age: Duration,
+    pub retried: usize,
+    pub unparked: usize,
+}
+
+#[derive(Serialize)]
+struct ParkedJson<'a> {
+    level: &'static str,
+    message: &'static str,
+    #[serde(rename = "Function")]
+    function: &'a str,
+    #[serde(rename = "ParkedTotal")]
+    total: i64,
+    #[serde(rename = "ParkedAge")]
+    age: f64,
+    #[serde(rename = "Retried")]
+    retried: usize,
+    #[serde(rename = "Unparked")]
+    unparked: usize,
+    #[serde(rename = "_aws", skip_serializing_if = "Option::is_none")]
+    aws: Option<Metadata<'a>>,
+}
+
+impl ParkedLine {
+    /// Writes the line, unless nothing is parked and nothing was retried
+    /// (an idle sweeper logs nothing).
+    pub fn write(&self, config: &Config, function: &str) {
+        if self.total <= 0 && self.retried == 0 {
+            return;
+        }
+        let line = self.render(config, function, now_ms());
+        let _ = std::io::stdout().lock().write_all(line.as_bytes());
+    }
+
+    fn render(&self, config: &Config, function: &str, timestamp: u64) -> String {
+        let line = ParkedJson {
+            level: telemetry::level().max(LogLevel::Info).name(),
+            message: "parked",
+            function,
+            total: self.total,
+            age: self.oldest_age.as_millis() as f64,
+            retried: self.retried,
+            unparked: self.unparked,
+            aws: Metadata::with_metrics(
+                &config.metrics_namespace,
+                config.metrics_dimensions.without_route(),
+                timestamp,
+                PARKED_METRICS,
+            ),
         };
         let mut json = serde_json::to_string(&line).unwrap_or_default();
         json.push('\n');
@@ -161,8 +238,10 @@ mod tests {
             failures: 40,
             first_failure: Some("61"),
             handled_by: vec!["search"],
+            parked: 2,
             latency: Duration::from_micros(12_345),
             oldest_age: Duration::from_millis(1_500),
+            lag: Duration::from_millis(700),
             cost: &cost,
         };
         let text = line.render(&Namespace::default(), dimensions, level, 1_764_000_000_123);
@@ -192,7 +271,9 @@ mod tests {
                     "Latency",
                     "ReadUnits",
                     "WriteUnits",
-                    "RecordAge"
+                    "RecordAge",
+                    "Parked",
+                    "Lag"
                 ]
             );
             for name in names {
@@ -205,10 +286,43 @@ mod tests {
             (Some(100), Some(40))
         );
         assert_eq!(v["RecordAge"], 1500.0);
+        assert_eq!(
+            (v["Parked"].as_u64(), v["Lag"].as_f64()),
+            (Some(2), Some(700.0))
+        );
         assert_eq!(v["Latency"], 12.345);
         assert_eq!(v["first_failure"], "61");
         assert_eq!(v["message"], "batch");
         assert!(json(Dimensions::None, LogLevel::Info).get("_aws").is_none());
+    }
+
+    #[test]
+    fn the_parked_line_is_an_emf_document_of_its_metrics() {
+        let config = Config::from_lookup(|_| None).unwrap();
+        let line = ParkedLine {
+            total: 3,
+            oldest_age: Duration::from_secs(4_000),
+            retried: 5,
+            unparked: 2,
+        };
+        let v: Value = serde_json::from_str(&line.render(&config, "stream", 1)).unwrap();
+        assert_eq!(v["message"], "parked");
+        assert_eq!(
+            (
+                &v["ParkedTotal"],
+                &v["ParkedAge"],
+                &v["Retried"],
+                &v["Unparked"]
+            ),
+            (&3.into(), &4_000_000.0.into(), &5.into(), &2.into())
+        );
+        let names: Vec<&str> = v["_aws"]["CloudWatchMetrics"][0]["Metrics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m["Name"].as_str().unwrap())
+            .collect();
+        assert_eq!(names, ["ParkedTotal", "ParkedAge", "Retried", "Unparked"]);
     }
 
     #[test]

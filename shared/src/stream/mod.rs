@@ -9,25 +9,32 @@
 //! handlers afresh for each batch, and [`dispatch`] hands each change, in
 //! order, to every handler that [`wants`](Handler::wants) it.
 //!
-//! Failure is per record, as Lambda's partial batch response has it: the
-//! first change a handler fails on is reported (its sequence number), and
-//! Lambda delivers it and everything after it again, so handlers must be
-//! idempotent; what came before it is done. Past the mapping's retry bound
-//! the batch is skipped and its range is sent to the stack's alarm topic
-//! (template.yaml), and `check-data` repairs what the handlers would have
-//! written.
+//! Failure is per handler and record: a change a handler fails on is
+//! parked for that handler in the table ([`park`]), and later changes of
+//! the same record wait behind it for that handler, while every other
+//! handler and record goes on; the scheduled run retries parked changes
+//! with backoff until they succeed ([`retry`]). Only a change that can be
+//! neither handled nor parked (the table failing the consumer) is reported
+//! to Lambda (partial batch response), which delivers it and everything
+//! after it again, without a bound: no change is ever skipped. Handlers
+//! must be idempotent.
 //!
 //! - [`change`]: the Lambda event's records as [`Change`]s (images as this
 //!   crate's [`Item`](crate::db::Item));
 //! - [`dispatch`](mod@dispatch): the handlers over the changes;
-//! - [`line`]: the one log line per batch, which is also its metrics;
+//! - [`park`]: parked changes, per handler and record, in the table;
+//! - [`retry`]: the scheduled retries of parked changes;
+//! - [`line`]: the one log line per batch, which is also its metrics, and
+//!   the parked changes' line;
 //! - [`run`](mod@run): the Lambda entry point of the consumer.
 
 pub mod change;
 pub mod dispatch;
 pub mod line;
+pub mod park;
+pub mod retry;
 pub mod run;
 
 pub use change::{Change, ChangeKind, ConvertError, changes, pad_seq, unpad_seq};
-pub use dispatch::{Handler, dispatch};
+pub use dispatch::{Dispatched, Handler, dispatch};
 pub use run::run;

@@ -25,7 +25,7 @@ use lambda_http::lambda_runtime::{self, Diagnostic, LambdaEvent, service_fn};
 use serde_json::Value;
 
 use super::{
-    Handler,
+    Change, Handler,
     change::{ConvertError, pad_seq},
     changes,
     dispatch::dispatch_until,
@@ -148,7 +148,8 @@ impl Batch<'_> {
             .filter(|h| changes.iter().any(|c| h.wants(c)))
             .map(|h| h.name())
             .collect();
-        let failed = dispatch_until(&db, &changes, handlers, self.deadline).await;
+        let done = dispatch_until(&db, &changes, handlers, self.deadline).await;
+        let failed = done.failed;
         // dispatch names records by their number without padding: find the
         // record, so the answer carries its identifier exactly as sent
         // (DynamoDB Local's have leading zeros).
@@ -172,13 +173,25 @@ impl Batch<'_> {
             failures: failed_at.map_or(0, |at| changes.len() - at),
             first_failure: failed_at.and_then(|at| sent.get(at)).map(String::as_str),
             handled_by,
+            parked: done.parked,
             latency: started.elapsed(),
             oldest_age: Duration::from_millis(oldest),
+            lag: lag(&changes),
             cost: &cost,
         }
         .write(&app.config);
         Ok(response)
     }
+}
+
+/// How far behind the stream the consumer is once the batch is done: the
+/// age of its newest record now (0 without timestamps).
+fn lag(changes: &[Change]) -> Duration {
+    let newest = changes.iter().map(|c| c.at_ms).max().unwrap_or(0);
+    if newest <= 0 {
+        return Duration::ZERO;
+    }
+    Duration::from_millis((now_ms() as i64).saturating_sub(newest).max(0) as u64)
 }
 
 #[cfg(test)]

@@ -72,6 +72,40 @@ pub const STREAM_METRICS: &[Metric] = &[
         name: "RecordAge",
         unit: "Milliseconds",
     },
+    // Changes a handler failed on, parked to be retried
+    // (shared/src/stream/park.rs).
+    Metric {
+        name: "Parked",
+        unit: "Count",
+    },
+    // The consumer's lag: the newest record's age once the batch is done.
+    Metric {
+        name: "Lag",
+        unit: "Milliseconds",
+    },
+];
+
+/// The metrics of the parked changes' sweeper, one line per scheduled run
+/// that found any (shared/src/stream/line.rs): how many are parked, how
+/// long the oldest has waited (template.yaml's `ParkedAgeAlarm` fires past
+/// an hour), how many were retried and how many succeeded.
+pub const PARKED_METRICS: &[Metric] = &[
+    Metric {
+        name: "ParkedTotal",
+        unit: "Count",
+    },
+    Metric {
+        name: "ParkedAge",
+        unit: "Milliseconds",
+    },
+    Metric {
+        name: "Retried",
+        unit: "Count",
+    },
+    Metric {
+        name: "Unparked",
+        unit: "Count",
+    },
 ];
 
 /// The metrics of the webhook sender's line, one per batch that sent

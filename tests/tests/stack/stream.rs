@@ -79,18 +79,23 @@ fn the_stream_consumer_is_mapped_like_the_local_pump_and_watched() {
         .map(|p| p["prefix"].as_str().unwrap())
         .collect();
     assert_eq!(prefixes, mapping::FILTER_PARTITIONS);
-    let retries = e["MaximumRetryAttempts"].as_u64().expect("bounded retries");
-    assert_eq!(retries, u64::from(mapping::MAXIMUM_RETRY_ATTEMPTS));
-    assert!((1..=100).contains(&retries), "{retries}");
-    let age = e["MaximumRecordAgeInSeconds"]
-        .as_u64()
-        .expect("bounded age");
-    assert_eq!(age, mapping::MAXIMUM_RECORD_AGE.as_secs());
-    assert!(
-        (60..=86_400).contains(&age),
-        "{age}: bounded, and within the stream's 24 hours"
+    // Nothing is skipped: no bound on retries or age, as the pump.
+    assert_eq!(mapping::MAXIMUM_RETRY_ATTEMPTS, None);
+    assert_eq!(mapping::MAXIMUM_RECORD_AGE, None);
+    assert_eq!(
+        e["MaximumRetryAttempts"].as_i64(),
+        Some(mapping::UNBOUNDED),
+        "retried until it succeeds"
     );
-    // What it gives up on goes to the topic, which exists with Alarms=off.
+    assert_eq!(
+        e["MaximumRecordAgeInSeconds"].as_i64(),
+        Some(mapping::UNBOUNDED),
+        "kept as long as the stream keeps it"
+    );
+    // The stream holds a record 24 hours: the lag alarm fires long before.
+    let age = 86_400;
+    // What it would give up on (were it bounded) goes to the topic, which
+    // exists with Alarms=off.
     let on_failure = &e["DestinationConfig"]["OnFailure"];
     assert_eq!(
         on_failure["Type"].as_str(),
@@ -126,6 +131,17 @@ fn the_stream_consumer_is_mapped_like_the_local_pump_and_watched() {
     assert!(
         watches("IteratorAge"),
         "an alarm on the consumer falling behind"
+    );
+    let parked = alarms
+        .iter()
+        .find(|(_, a)| a["Properties"]["MetricName"].as_str() == Some("ParkedAge"))
+        .map(|(_, a)| &a["Properties"])
+        .expect("an alarm on a change parked too long");
+    assert_eq!(parked["Statistic"].as_str(), Some("Maximum"));
+    assert_eq!(
+        parked["Threshold"].as_u64(),
+        Some(3_600_000),
+        "parked for over an hour"
     );
     let (_, age_alarm) = alarms
         .iter()

@@ -10,12 +10,19 @@ pub const BATCH_SIZE: usize = 100;
 /// An invocation's payload stays under Lambda's 6 MB.
 pub const MAX_PAYLOAD_BYTES: usize = 6_000_000;
 
-/// Deliveries of a failed batch after the first (`MaximumRetryAttempts`);
-/// then it is skipped.
-pub const MAXIMUM_RETRY_ATTEMPTS: u32 = 10;
+/// Deliveries of a failed batch after the first (`MaximumRetryAttempts`),
+/// `None` for -1: without end. No change is ever skipped: a handler's
+/// failure is parked by the function itself (shared/src/stream/park.rs),
+/// so a batch fails only while the table fails the consumer, and is
+/// delivered again until it answers (within the stream's 24 hours).
+pub const MAXIMUM_RETRY_ATTEMPTS: Option<u32> = None;
 
-/// Records older than this are skipped (`MaximumRecordAgeInSeconds`).
-pub const MAXIMUM_RECORD_AGE: Duration = Duration::from_secs(21_600);
+/// Records older than this are skipped (`MaximumRecordAgeInSeconds`),
+/// `None` for -1: none is, until the stream itself drops it (24 hours).
+pub const MAXIMUM_RECORD_AGE: Option<Duration> = None;
+
+/// How template.yaml writes a bound that is `None` here.
+pub const UNBOUNDED: i64 = -1;
 
 /// A function error halves the batch before it is delivered again
 /// (`BisectBatchOnFunctionError`).

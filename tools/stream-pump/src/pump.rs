@@ -367,8 +367,8 @@ impl Pump {
                 records = settled.skipped.len(),
                 first = %settled.skipped[0].seq,
                 last = %settled.skipped[settled.skipped.len() - 1].seq,
-                "SKIPPED a batch the function failed {} times (MaximumRetryAttempts {MAXIMUM_RETRY_ATTEMPTS}); Lambda would send it to the on-failure destination",
-                MAXIMUM_RETRY_ATTEMPTS + 1
+                "SKIPPED a batch the function failed {} times (MaximumRetryAttempts {MAXIMUM_RETRY_ATTEMPTS:?}); Lambda would send it to the on-failure destination",
+                attempts + 1
             );
         }
         let unreachable = matches!(outcome, Outcome::Unreachable(_));

@@ -50,6 +50,7 @@ async fn main() -> Result<(), BoxError> {
         items_scanned: inventory.items,
         read_units: inventory.read_units,
         drift: doctor::check(&inventory),
+        parked: doctor::parked::report(&inventory, shared::time::now_ms()),
         ..Report::default()
     };
     drop(inventory);
@@ -76,12 +77,17 @@ async fn main() -> Result<(), BoxError> {
     writeln!(out)?;
     out.flush()?;
     eprintln!(
-        "check-data: {} items, {:.0} read units, {} drift, {} repaired, {} skipped",
+        "check-data: {} items, {:.0} read units, {} drift, {} repaired, {} skipped, {} parked changes{}",
         report.items_scanned,
         report.read_units,
         report.drift.len(),
         report.repaired,
-        report.skipped
+        report.skipped,
+        report.parked.changes,
+        report
+            .parked
+            .oldest_age_secs
+            .map_or(String::new(), |s| format!(" (the oldest waiting {s} s)"))
     );
     let remaining = report.drift.len() - report.repaired;
     std::process::exit(i32::from(remaining > 0));

@@ -1,0 +1,536 @@
+//! Parked changes: what a handler could not handle, kept in the table
+//! until it can.
+//!
+//! A change a handler fails on is not handed back to the stream (that would
+//! hold back every other handler and every later change of the shard, and
+//! Lambda would give up on it some day): it is copied into a queue of its
+//! own, one per handler and record (`PARK#<handler>#<hash of pk, sk>`), and
+//! the batch goes on. The queue's head item (`Q`) says whose it is, how
+//! many changes wait, how often the first was tried and when it is due
+//! again; it is filed by due time in `gsi1` (`PARKDUE`), where
+//! [`retry`](super::retry) finds it, and by the time its first change was
+//! parked in `gsi2` (`PARKAGE`), for the age metric. One counter
+//! (`PARKED`/`COUNT`, attribute `n`) holds how many changes are parked in
+//! all, in the same transactions, so a batch learns with one read whether
+//! it must look for queues at all.
+//!
+//! Order: a handler's later changes to a record whose queue is not empty
+//! join the queue behind it (unless the handler says their order does not
+//! matter, [`Handler::ordered`](super::Handler::ordered)), so they are
+//! handled in stream order, by the sweeper.
+//!
+//! Everything here is idempotent: parking a change already parked (a batch
+//! delivered again) and unparking one already gone change nothing.
+
+use std::{collections::HashSet, time::Duration};
+
+use aws_sdk_dynamodb::types::AttributeValue;
+
+use super::{Change, ChangeKind};
+use crate::db::{self, Consistency, Db, DbError, Item, keys, size};
+
+/// The images of a change too large to share one item with the other are
+/// stored in items of their own: a change's item stays under this.
+const ITEM_BUDGET: usize = size::ITEM_LIMIT - 4 * 1024;
+
+/// The longest error text kept on a queue.
+const ERROR_CHARS: usize = 500;
+
+/// How long a sweeper's claim on a queue lasts: past it another sweep may
+/// take the queue up (the first one died, or its claim's answer was lost).
+/// A sweep starts no change of the queue past half of it
+/// ([`retry`](super::retry)), then releases the queue.
+pub const LEASE: Duration = Duration::from_secs(30);
+
+/// The first retry's wait, doubled after each failure up to [`MAX_WAIT`].
+pub const FIRST_WAIT: Duration = Duration::from_secs(1);
+pub const MAX_WAIT: Duration = Duration::from_secs(600);
+
+/// The wait before retry number `attempts + 1` of a queue whose head has
+/// failed `attempts` times (at least once): 1 s, 2 s, 4 s, ... 10 min.
+pub fn backoff(attempts: u32) -> Duration {
+    let doublings = attempts.saturating_sub(1).min(20);
+    FIRST_WAIT.saturating_mul(1u32 << doublings).min(MAX_WAIT)
+}
+
+/// The queue of `handler`'s parked changes to `change`'s record.
+pub fn queue_pk(handler: &str, change: &Change) -> String {
+    keys::parked_pk(handler, change.pk(), change.sk())
+}
+
+fn queue_key(queue: &str) -> Item {
+    keys::key(queue, keys::PARKED_QUEUE_SK)
+}
+
+/// `gsi1sk` of a queue due at `due_ms`.
+fn filed(due_ms: i64, queue: &str) -> AttributeValue {
+    db::s(format!("{due_ms:013}#{queue}"))
+}
+
+/// What a batch knows of the queues its changes could have to wait
+/// behind.
+#[derive(Debug, Default)]
+pub struct Parked {
+    queues: HashSet<String>,
+}
+
+impl Parked {
+    /// Reads which of `queues` hold changes: one strong read of the
+    /// counter, and, only when something is parked at all, the queues'
+    /// head items.
+    pub async fn load(db: &Db, queues: HashSet<String>) -> Result<Self, DbError> {
+        if queues.is_empty() {
+            return Ok(Self::default());
+        }
+        let count = db
+            .get(keys::parked_count())
+            .await?
+            .map_or(0, |c| db::number(&c, "n"));
+        if count <= 0 {
+            return Ok(Self::default());
+        }
+        let keys = queues.iter().map(|q| queue_key(q)).collect();
+        let found = db
+            .batch_get_many(keys, Some(&["pk"]), Consistency::Strong)
+            .await?;
+        Ok(Self {
+            queues: found
+                .iter()
+                .map(|i| db::text(i, "pk").to_string())
+                .collect(),
+        })
+    }
+
+    /// Whether the queue holds changes (read at the batch's start, or
+    /// parked since).
+    pub fn holds(&self, queue: &str) -> bool {
+        self.queues.contains(queue)
+    }
+
+    /// Notes a change parked in `queue` by this batch.
+    pub fn add(&mut self, queue: String) {
+        self.queues.insert(queue);
+    }
+}
+
+/// A change as stored in its queue: one item, or, when its images do not
+/// fit together, the item and one per image (`C#<seq>#old`, `#new`).
+pub fn change_items(queue: &str, change: &Change, now_ms: i64) -> Vec<Item> {
+    let sk = keys::parked_change_sk(&change.seq);
+    let mut head = keys::key(queue, &sk);
+    head.insert("seq".into(), db::s(&change.seq));
+    head.insert("kind".into(), db::s(change.kind.name()));
+    head.insert("at_ms".into(), db::n(change.at_ms));
+    head.insert("keys".into(), AttributeValue::M(change.keys.clone()));
+    let images = [("old", &change.old), ("new", &change.new)];
+    let together: usize = size::item(head.iter())
+        + images
+            .iter()
+            .filter_map(|(name, i)| {
+                Some(name.len() + size::value(&AttributeValue::M((*i).clone()?)))
+            })
+            .sum::<usize>();
+    // After the size is taken: where the images go depends on the change
+    // alone, so unparking names the same items.
+    head.insert("parked".into(), db::n(now_ms));
+    let mut items = Vec::new();
+    let mut apart = Vec::new();
+    for (name, image) in images {
+        let Some(image) = image else { continue };
+        let value = AttributeValue::M(image.clone());
+        if together <= ITEM_BUDGET {
+            head.insert(name.into(), value);
+        } else {
+            let mut part = keys::key(queue, &format!("{sk}#{name}"));
+            part.insert("image".into(), value);
+            items.push(part);
+            apart.push(db::s(name));
+        }
+    }
+    if !apart.is_empty() {
+        head.insert("apart".into(), AttributeValue::L(apart));
+    }
+    items.insert(0, head);
+    items
+}
+
+/// The changes stored as [`change_items`], in stream order. A change whose
+/// images were cut off (the read's last page) is left out.
+pub fn changes_of(items: &[Item]) -> Vec<Change> {
+    let mut out: Vec<(Change, Vec<String>)> = Vec::new();
+    for item in items {
+        let sk = db::text(item, "sk");
+        if let Some(image) = item.get("image").and_then(|v| v.as_m().ok()) {
+            let Some((change, missing)) = out.last_mut() else {
+                continue;
+            };
+            let part = sk.rsplit('#').next().unwrap_or("");
+            match part {
+                "old" => change.old = Some(image.clone()),
+                "new" => change.new = Some(image.clone()),
+                _ => continue,
+            }
+            missing.retain(|m| m != part);
+            continue;
+        }
+        let Some(kind) = ChangeKind::parse(db::text(item, "kind")) else {
+            continue;
+        };
+        let map = |name: &str| item.get(name).and_then(|v| v.as_m().ok()).cloned();
+        let apart = match item.get("apart") {
+            Some(AttributeValue::L(l)) => l.iter().filter_map(|v| v.as_s().ok().cloned()).collect(),
+            _ => Vec::new(),
+        };
+        out.push((
+            Change {
+                seq: db::text(item, "seq").to_string(),
+                kind,
+                keys: map("keys").unwrap_or_default(),
+                old: map("old"),
+                new: map("new"),
+                at_ms: db::number(item, "at_ms"),
+            },
+            apart,
+        ));
+    }
+    out.into_iter()
+        .filter(|(_, missing)| missing.is_empty())
+        .map(|(c, _)| c)
+        .collect()
+}
+
+fn truncated(error: &str) -> String {
+    error.chars().take(ERROR_CHARS).collect()
+}
+
+/// Parks `change` for `handler`: its items, the queue's head (made, or
+/// one more change), the counter, in one transaction. A change already
+/// parked is left as it is.
+pub async fn park(
+    db: &Db,
+    handler: &str,
+    change: &Change,
+    error: &str,
+    now_ms: i64,
+) -> Result<(), DbError> {
+    let queue = queue_pk(handler, change);
+    let due = now_ms + backoff(1).as_millis() as i64;
+    let mut tx = db.tx();
+    for item in change_items(&queue, change, now_ms) {
+        tx.put_if_absent(item)?;
+    }
+    tx.update_named(
+        queue_key(&queue),
+        "SET #h = :h, #rp = :rp, #rs = :rs, #first = if_not_exists(#first, :now), \
+         #due = if_not_exists(#due, :due), #e = if_not_exists(#e, :e), \
+         #att = if_not_exists(#att, :zero), gsi1pk = :duepk, \
+         gsi1sk = if_not_exists(gsi1sk, :filed), gsi2pk = :agepk, \
+         gsi2sk = if_not_exists(gsi2sk, :aged) ADD #n :one",
+        &[
+            ("#h", "handler"),
+            ("#rp", "record_pk"),
+            ("#rs", "record_sk"),
+            ("#first", "first_parked"),
+            ("#due", "due"),
+            ("#e", "error"),
+            ("#att", "attempts"),
+            ("#n", "n"),
+        ],
+        &[
+            (":h", db::s(handler)),
+            (":rp", db::s(change.pk())),
+            (":rs", db::s(change.sk())),
+            (":now", db::n(now_ms)),
+            (":due", db::n(due)),
+            (":e", db::s(truncated(error))),
+            (":zero", db::n(0)),
+            (":duepk", db::s(keys::PARKED_DUE_PK)),
+            (":filed", filed(due, &queue)),
+            (":agepk", db::s(keys::PARKED_AGE_PK)),
+            (":aged", filed(now_ms, &queue)),
+            (":one", db::n(1)),
+        ],
+    )?;
+    tx.update_named(
+        keys::parked_count(),
+        "ADD #n :one",
+        &[("#n", "n")],
+        &[(":one", db::n(1))],
+    )?;
+    match db.transact(tx).await {
+        Ok(()) => Ok(()),
+        // Its first item exists: parked by an earlier delivery of the batch.
+        Err(e) if e.failed_condition() == Some(0) => Ok(()),
+        Err(e) => Err(e),
+    }
+}
+
+/// A queue's head, as the sweeper reads it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Queue {
+    pub pk: String,
+    pub handler: String,
+    /// Failed retries of the change at its front.
+    pub attempts: u32,
+    /// When its first change was parked (Unix ms).
+    pub first_parked: i64,
+}
+
+impl Queue {
+    fn from_item(item: &Item) -> Self {
+        Self {
+            pk: db::text(item, "pk").to_string(),
+            handler: db::text(item, "handler").to_string(),
+            attempts: db::number(item, "attempts").clamp(0, i64::from(u32::MAX)) as u32,
+            first_parked: db::number(item, "first_parked"),
+        }
+    }
+}
+
+/// Takes queue `filed` (its `gsi1sk` as the sweeper read it) for one
+/// [`LEASE`]: moves its due time that far ahead, unless another sweep took
+/// it first (`None`).
+pub async fn claim(db: &Db, queue: &str, was: &str, now_ms: i64) -> Result<Option<Queue>, DbError> {
+    let until = now_ms + LEASE.as_millis() as i64;
+    let result = db
+        .update(|u| {
+            u.set_key(Some(queue_key(queue)))
+                .update_expression("SET #due = :due, gsi1sk = :filed")
+                .condition_expression("gsi1sk = :was")
+                .expression_attribute_names("#due", "due")
+                .expression_attribute_values(":due", db::n(until))
+                .expression_attribute_values(":filed", filed(until, queue))
+                .expression_attribute_values(":was", db::s(was))
+                .return_values(aws_sdk_dynamodb::types::ReturnValue::AllNew)
+        })
+        .await;
+    match result {
+        Ok(item) => Ok(item.as_ref().map(Queue::from_item)),
+        Err(DbError::ConditionFailed) => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+/// The first changes of a queue, in stream order (at most about `limit`).
+pub async fn front(db: &Db, queue: &str, limit: i32) -> Result<Vec<Change>, DbError> {
+    let page = db
+        .query(|q| {
+            q.key_condition_expression("pk = :pk AND begins_with(sk, :p)")
+                .expression_attribute_values(":pk", db::s(queue))
+                .expression_attribute_values(":p", db::s(keys::PARKED_CHANGE_PREFIX))
+                .consistent_read(true)
+                .limit(limit)
+        })
+        .await?;
+    Ok(changes_of(page.items()))
+}
+
+/// Removes `change`, handled at last, from `queue`; the queue goes with
+/// its last change (the sweeper's claim on the rest holds until
+/// [`release`]).
+pub async fn unpark(db: &Db, queue: &str, change: &Change, now_ms: i64) -> Result<(), DbError> {
+    // `now_ms` only names the change's items (see `change_items`).
+    // The queue's count decides whether the head goes too; a change parked
+    // meanwhile makes the first try fail on its condition, then the second
+    // holds.
+    for more in [false, true] {
+        let mut tx = db.tx();
+        for item in change_items(queue, change, now_ms) {
+            let key = keys::key(db::text(&item, "pk"), db::text(&item, "sk"));
+            tx.delete_existing(key)?;
+        }
+        if more {
+            tx.update_if(
+                queue_key(queue),
+                "SET #att = :zero ADD #n :minus",
+                &[("#att", "attempts"), ("#n", "n")],
+                &[
+                    (":zero", db::n(0)),
+                    (":minus", db::n(-1)),
+                    (":one", db::n(1)),
+                ],
+                "#n > :one",
+            )?;
+        } else {
+            tx.delete_if(queue_key(queue), "n = :one", &[(":one", db::n(1))])?;
+        }
+        tx.update_named(
+            keys::parked_count(),
+            "ADD #n :minus",
+            &[("#n", "n")],
+            &[(":minus", db::n(-1))],
+        )?;
+        match db.transact(tx).await {
+            Ok(()) => return Ok(()),
+            // Already gone (a sweep before this one unparked it).
+            Err(e) if e.failed_condition() == Some(0) => return Ok(()),
+            Err(e) if e.failed_condition().is_some() => continue,
+            Err(e) => return Err(e),
+        }
+    }
+    Err(DbError::Service(format!(
+        "parked queue {queue}: its count is neither 1 nor more"
+    )))
+}
+
+/// Ends a sweeper's claim on `queue`, whose front succeeded: what is left
+/// of it is due at once. Nothing when the queue is gone.
+pub async fn release(db: &Db, queue: &str, now_ms: i64) -> Result<(), DbError> {
+    let result = db
+        .update(|u| {
+            u.set_key(Some(queue_key(queue)))
+                .update_expression("SET #due = :now, gsi1sk = :filed")
+                .condition_expression("attribute_exists(pk)")
+                .expression_attribute_names("#due", "due")
+                .expression_attribute_values(":now", db::n(now_ms))
+                .expression_attribute_values(":filed", filed(now_ms, queue))
+        })
+        .await;
+    match result {
+        Ok(_) | Err(DbError::ConditionFailed) => Ok(()),
+        Err(e) => Err(e),
+    }
+}
+
+/// The front of `queue` failed again (`attempts` times now): due after
+/// the [`backoff`], with the error.
+pub async fn retry_later(
+    db: &Db,
+    queue: &str,
+    attempts: u32,
+    error: &str,
+    now_ms: i64,
+) -> Result<(), DbError> {
+    let due = now_ms + backoff(attempts).as_millis() as i64;
+    db.update(|u| {
+        u.set_key(Some(queue_key(queue)))
+            .update_expression("SET #due = :due, gsi1sk = :filed, #att = :att, #e = :e")
+            .condition_expression("attribute_exists(pk)")
+            .expression_attribute_names("#due", "due")
+            .expression_attribute_names("#att", "attempts")
+            .expression_attribute_names("#e", "error")
+            .expression_attribute_values(":due", db::n(due))
+            .expression_attribute_values(":filed", filed(due, queue))
+            .expression_attribute_values(":att", db::n(i64::from(attempts)))
+            .expression_attribute_values(":e", db::s(truncated(error)))
+    })
+    .await
+    .map(|_| ())
+}
+
+/// How many changes are parked in all, and since when the oldest queue
+/// waits (Unix ms; `None` when nothing is parked). For the metrics: the
+/// age is read from `gsi2`, eventually consistent.
+pub async fn census(db: &Db) -> Result<(i64, Option<i64>), DbError> {
+    let count = db
+        .get(keys::parked_count())
+        .await?
+        .map_or(0, |c| db::number(&c, "n"));
+    if count <= 0 {
+        return Ok((count, None));
+    }
+    let page = db
+        .query(|q| {
+            q.index_name("gsi2")
+                .key_condition_expression("gsi2pk = :p")
+                .expression_attribute_values(":p", db::s(keys::PARKED_AGE_PK))
+                .projection_expression("first_parked")
+                .limit(1)
+        })
+        .await?;
+    let oldest = page.items().first().map(|i| db::number(i, "first_parked"));
+    Ok((count, oldest))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stream::pad_seq;
+
+    fn change(body: usize) -> Change {
+        let image = |v: &str| {
+            let mut i = keys::key("REPO#1", "ISSUE#7");
+            i.insert("body".into(), db::s(v.repeat(body)));
+            i
+        };
+        Change {
+            seq: pad_seq("42"),
+            kind: ChangeKind::Modify,
+            keys: keys::key("REPO#1", "ISSUE#7"),
+            old: Some(image("a")),
+            new: Some(image("b")),
+            at_ms: 1_764_000_000_000,
+        }
+    }
+
+    #[test]
+    fn backoff_doubles_from_a_second_to_ten_minutes() {
+        let waits: Vec<u64> = (0..=12).map(|a| backoff(a).as_secs()).collect();
+        assert_eq!(waits, [1, 1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 600, 600]);
+        assert_eq!(backoff(u32::MAX), MAX_WAIT);
+    }
+
+    #[test]
+    fn queues_are_per_handler_and_record() {
+        let a = change(1);
+        let mut other_record = change(1);
+        other_record.keys = keys::key("REPO#1", "ISSUE#8");
+        assert_eq!(queue_pk("search", &a), queue_pk("search", &a));
+        assert_ne!(queue_pk("search", &a), queue_pk("hooks", &a));
+        assert_ne!(queue_pk("search", &a), queue_pk("search", &other_record));
+        assert!(queue_pk("search", &a).starts_with("PARK#search#"));
+        // Keys with the separator in them cannot collide.
+        let (mut x, mut y) = (change(1), change(1));
+        x.keys = keys::key("A#B", "C");
+        y.keys = keys::key("A", "B#C");
+        assert_ne!(queue_pk("h", &x), queue_pk("h", &y));
+    }
+
+    #[test]
+    fn a_small_change_is_one_item_and_round_trips() {
+        let c = change(10);
+        let items = change_items("PARK#h#x", &c, 5);
+        assert_eq!(items.len(), 1);
+        assert_eq!(db::text(&items[0], "sk"), format!("C#{}", c.seq));
+        assert_eq!(changes_of(&items), vec![c]);
+    }
+
+    #[test]
+    fn large_images_go_apart_and_come_back_together() {
+        // Two images of 300 KB each: over one item's 400 KB together.
+        let c = change(300 * 1024);
+        let mut items = change_items("PARK#h#x", &c, 5);
+        assert_eq!(items.len(), 3);
+        for item in &items {
+            assert!(size::item(item.iter()) <= size::ITEM_LIMIT);
+        }
+        // As a query reads them: by sort key, the change's item first.
+        items.sort_by(|a, b| db::text(a, "sk").cmp(db::text(b, "sk")));
+        assert_eq!(db::text(&items[0], "sk"), format!("C#{}", c.seq));
+        assert_eq!(changes_of(&items), vec![c.clone()]);
+        // A read that stopped before the last image leaves the change out.
+        assert_eq!(changes_of(&items[..2]), vec![]);
+        // Several changes in one read keep their order.
+        let mut later = change(1);
+        later.seq = pad_seq("43");
+        let mut all = items;
+        all.extend(change_items("PARK#h#x", &later, 6));
+        assert_eq!(changes_of(&all), vec![c, later]);
+    }
+
+    #[test]
+    fn a_removal_without_a_new_image_round_trips() {
+        let mut c = change(3);
+        c.kind = ChangeKind::Remove;
+        c.new = None;
+        assert_eq!(changes_of(&change_items("PARK#h#x", &c, 5)), vec![c]);
+    }
+
+    #[test]
+    fn the_batch_knows_what_it_parked() {
+        let mut p = Parked::default();
+        assert!(!p.holds("PARK#h#x"));
+        p.add("PARK#h#x".into());
+        assert!(p.holds("PARK#h#x"));
+    }
+}
