@@ -60,6 +60,10 @@ warm_stream 1
 # The table's changes into the stream function, from where the last run
 # stopped (its checkpoint; delete it to replay the stream's last 24 hours).
 start_pump .local/stream-pump.log --checkpoint "$ROOT/.local/stream-pump.json"
+# Where scripts and benches (bench/write_load.py) find this run's pump and
+# database; the pump's port is a free one, chosen anew each run.
+echo "$PUMP_URL" >.local/pump-url
+echo "$DYNAMODB_ENDPOINT" >.local/dynamodb-url
 echo "stream pump: $PUMP_URL/stats (log: .local/stream-pump.log)"
 echo "serving http://localhost:$PORT/api/v1 (ready after $((SECONDS - started)) s; Ctrl-C stops)"
 wait "$watch"

@@ -80,7 +80,7 @@ warm_stream() {
   wait "${warm[@]}"
 }
 
-# Starts tools/stream-pump (built already: target/debug/stream-pump) on a
+# Starts tools/stream-pump (built already, under $CARGO_TARGET_DIR or target/) on a
 # free loopback port: it delivers the table's stream (TABLE_NAME on
 # DYNAMODB_ENDPOINT) to the stream function as Lambda's event source
 # mapping would. Exports PUMP_URL (its status API: GET /settle, GET /stats)
@@ -90,7 +90,7 @@ start_pump() {
   local log="$1" port
   shift
   port="$(free_port)"
-  target/debug/stream-pump --invoke "$(stream_invoke_url)" --listen "127.0.0.1:$port" "$@" >"$log" 2>&1 &
+  "${CARGO_TARGET_DIR:-target}/debug/stream-pump" --invoke "$(stream_invoke_url)" --listen "127.0.0.1:$port" "$@" >"$log" 2>&1 &
   PUMP_PID=$!
   pids+=("$PUMP_PID")
   export PUMP_URL="http://127.0.0.1:$port"
