@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# `make dev`: DynamoDB Local with data kept in .local/data, the table and
-# first admin (bootstrap), then the whole API under `cargo lambda watch` on
-# http://localhost:${PORT:-9000}/api/v1, and the stream pump delivering the
-# table's changes to the stream function. Ctrl-C stops everything.
+# `make dev`: DynamoDB Local with its data kept outside the checkout (see
+# below), the table and first admin (bootstrap), then the whole API under
+# `cargo lambda watch` on http://localhost:${PORT:-9000}/api/v1, and the
+# stream pump delivering the table's changes to the stream function.
+# Ctrl-C stops everything.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$ROOT"
@@ -27,8 +28,27 @@ pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; }
 trap cleanup EXIT INT TERM
 
+# DynamoDB Local's files live outside the checkout (DDB_DATA_DIR chooses
+# where): `cargo lambda watch` runs a file watcher per function instance
+# (12 functions x 4), each over the whole checkout, git-ignored files too,
+# and SQLite rewrites its journal on every write. With the data in
+# .local/data, the watchers took most of a core under write load, and kept
+# it while the stream consumer caught up after it (issue 32,
+# docs/benchmarks.md). .local/dynamodb-data-dir names the place.
+DDB_DATA_DIR="${DDB_DATA_DIR:-${XDG_STATE_HOME:-$HOME/.local/state}/serverless-forge/$(printf %s "$ROOT" | sha256sum | cut -c1-12)/dynamodb}"
+case "$DDB_DATA_DIR/" in
+  "$ROOT"/*) echo "warning: DDB_DATA_DIR ($DDB_DATA_DIR) is inside the checkout: cargo lambda watch will spend CPU on its every write" >&2 ;;
+esac
+# The data of a make dev from before, kept in .local/data: moved out once.
+if [ -d .local/data ] && [ ! -e "$DDB_DATA_DIR" ]; then
+  mkdir -p "$(dirname "$DDB_DATA_DIR")"
+  mv .local/data "$DDB_DATA_DIR"
+  echo "moved .local/data to $DDB_DATA_DIR"
+fi
+echo "$DDB_DATA_DIR" >.local/dynamodb-data-dir
+
 if ! curl -s -o /dev/null "$DYNAMODB_ENDPOINT"; then
-  scripts/dynamodb-local.sh run "$DDB_PORT" "$ROOT/.local/data" >.local/dynamodb.log 2>&1 &
+  scripts/dynamodb-local.sh run "$DDB_PORT" "$DDB_DATA_DIR" >.local/dynamodb.log 2>&1 &
   pids+=($!)
   wait_http "$DYNAMODB_ENDPOINT" 60
 fi
@@ -60,6 +80,10 @@ warm_stream 1
 # The table's changes into the stream function, from where the last run
 # stopped (its checkpoint; delete it to replay the stream's last 24 hours).
 start_pump .local/stream-pump.log --checkpoint "$ROOT/.local/stream-pump.json"
+# Where scripts and benches (bench/write_load.py) find this run's pump and
+# database; the pump's port is a free one, chosen anew each run.
+echo "$PUMP_URL" >.local/pump-url
+echo "$DYNAMODB_ENDPOINT" >.local/dynamodb-url
 echo "stream pump: $PUMP_URL/stats (log: .local/stream-pump.log)"
 echo "serving http://localhost:$PORT/api/v1 (ready after $((SECONDS - started)) s; Ctrl-C stops)"
 wait "$watch"

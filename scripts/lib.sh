@@ -80,7 +80,7 @@ warm_stream() {
   wait "${warm[@]}"
 }
 
-# Starts tools/stream-pump (built already: target/debug/stream-pump) on a
+# Starts tools/stream-pump (built already, under $CARGO_TARGET_DIR or target/) on a
 # free loopback port: it delivers the table's stream (TABLE_NAME on
 # DYNAMODB_ENDPOINT) to the stream function as Lambda's event source
 # mapping would. Exports PUMP_URL (its status API: GET /settle, GET /stats)

@@ -60,7 +60,10 @@ pub async fn run(
                 error_type: "ScheduledRunFailed".into(),
                 error_message: e.to_string(),
             })?;
-            tracing::info!(did = %did, "scheduled run");
+            // Debug only: the schedule runs every second under the local
+            // pump, and what a run did that matters (a sweep that found
+            // deliveries due) has its own line, with its metrics.
+            tracing::debug!(did = %did, "scheduled run");
             return Ok(did);
         }
         // A Diagnostic names the error type, as Lambda reports it.
