@@ -405,7 +405,15 @@ mod tests {
 
     #[test]
     fn query_limits_name_themselves() {
-        let longest = format!(" {} ", "x".repeat(MAX_QUERY_CHARS));
+        // 256 characters of two words (each within the indexed length).
+        let longest = format!(
+            " {} {} ",
+            format!("{} ", "y".repeat(MAX_WORD_CHARS - 1))
+                .repeat(3)
+                .trim_end(),
+            "y".repeat(MAX_WORD_CHARS)
+        );
+        assert_eq!(longest.trim().chars().count(), MAX_QUERY_CHARS);
         assert!(query(Some(&longest)).is_ok(), "trimmed before counting");
         let err = query(Some(&"é".repeat(MAX_QUERY_CHARS + 1))).unwrap_err();
         assert_eq!(err, QueryError::TooLong { max: 256 });

@@ -239,6 +239,9 @@ async fn a_repositorys_issue_and_pull_lists_show_each_write_at_once_under_every_
             "X-Total-Count of pulls?{query}"
         );
     }
+    // Times are seconds: the comment lands a second after `p2` was made,
+    // so the update order cannot tie.
+    tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
     let comment = r
         .call(
             &r.owner,
