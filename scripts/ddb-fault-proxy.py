@@ -106,16 +106,25 @@ class Proxy(BaseHTTPRequestHandler):
                                         ("x-amzn-RequestId", "fault-test")])
             return
         headers = {k: v for k, v in self.headers.items() if k.lower() not in HOP_BY_HOP}
-        try:
-            conn = upstream()
-            conn.request(self.command, self.path, body=body, headers=headers)
-            answer = conn.getresponse()
-            data = answer.read()
-        except Exception as e:  # DynamoDB Local stopped or gone: drop the connection.
-            local.conn = None
-            self.close_connection = True
-            self.reply(502, str(e).encode())
-            return
+        for attempt in (1, 2):
+            try:
+                conn = upstream()
+                conn.request(self.command, self.path, body=body, headers=headers)
+                answer = conn.getresponse()
+                data = answer.read()
+                break
+            except Exception as e:
+                local.conn = None
+                # A kept-alive connection DynamoDB Local closed meanwhile:
+                # once more on a new one, as an HTTP client would.
+                stale = isinstance(e, (http.client.RemoteDisconnected, ConnectionResetError,
+                                       BrokenPipeError))
+                if attempt == 1 and stale:
+                    continue
+                # DynamoDB Local stopped or gone: drop the connection.
+                self.close_connection = True
+                self.reply(502, str(e).encode())
+                return
         if mode == "timeout":
             time.sleep(HOLD_SECONDS)
         try:

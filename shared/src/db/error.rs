@@ -125,6 +125,11 @@ where
 {
     let text = format!("{}", aws_sdk_dynamodb::error::DisplayErrorContext(&e));
     match &e {
+        // A 5xx without DynamoDB's error shape (a proxy or load balancer on
+        // the way answered): the database was not reached, or not heard.
+        SdkError::ServiceError(s) if e.code().is_none() && s.raw().status().is_server_error() => {
+            unknown(op, text)
+        }
         SdkError::ServiceError(_) => classify(e.code(), e.message(), text, op),
         SdkError::DispatchFailure(d) if d.is_io() && op == Op::Read => DbError::Unavailable(text),
         SdkError::TimeoutError(_) | SdkError::DispatchFailure(_) | SdkError::ResponseError(_) => {

@@ -29,6 +29,43 @@ use crate::{
     issues::{Error, IssueRecord, Result},
 };
 
+/// What the overlay reads of a marked issue: all but its body (and the
+/// excerpt of a pull request's last review).
+const ISSUE_FACTS: [&str; 32] = [
+    "pk",
+    "sk",
+    "id",
+    "repo_id",
+    "index",
+    "is_pull",
+    "title",
+    "ref",
+    "poster",
+    "assignees",
+    "labels",
+    "milestone",
+    "closed",
+    "closed_at",
+    "due",
+    "created",
+    "updated",
+    "content_version",
+    "version",
+    "mentions",
+    "head",
+    "base",
+    "allow_maintainer_edit",
+    "merged",
+    "merged_at",
+    "review_requested",
+    "reviewed",
+    "comments",
+    "is_locked",
+    "lock_reason",
+    "comment_mentions",
+    "ixw",
+];
+
 /// Most repositories whose issues one overlay derives documents for.
 const MOST_REPOS: usize = 8;
 
@@ -76,20 +113,27 @@ impl Overlay {
     }
 
     async fn of_marked(db: &Db, marked: &[(i64, i64)]) -> Result<Overlay> {
-        let keys = marked
+        let issue_keys = marked.iter().map(|(r, n)| keys::issue(*r, *n)).collect();
+        let doc_keys = marked
             .iter()
-            .flat_map(|(r, n)| [keys::issue(*r, *n), keys::index_doc(*r, *n)])
+            .map(|(r, n)| keys::index_doc(*r, *n))
             .collect();
+        // Issues without their bodies (up to 64K characters each, which
+        // only `q`'s words need, and `q` may trail): what is sent back
+        // stays small whatever the issues hold.
+        let (issue_items, doc_items) = tokio::try_join!(
+            db.batch_get_many(issue_keys, Some(&ISSUE_FACTS), Consistency::Strong),
+            db.batch_get_many(doc_keys, None, Consistency::Strong),
+        )?;
         let mut issues: HashMap<(i64, i64), IssueRecord> = HashMap::new();
         let mut docs: HashMap<(i64, i64), Doc> = HashMap::new();
-        for item in db.batch_get_many(keys, None, Consistency::Strong).await? {
-            if db::text(&item, "sk").starts_with(keys::INDEX_DOC_PREFIX) {
-                let d = Doc::from_item(item)?;
-                docs.insert((d.repo_id, d.index), d);
-            } else {
-                let i: IssueRecord = db::from_item(item)?;
-                issues.insert((i.repo_id, i.index), i);
-            }
+        for item in doc_items {
+            let d = Doc::from_item(item)?;
+            docs.insert((d.repo_id, d.index), d);
+        }
+        for item in issue_items {
+            let i: IssueRecord = db::from_item(item)?;
+            issues.insert((i.repo_id, i.index), i);
         }
         // The issues whose documents do not reflect them.
         let stale: Vec<(i64, i64)> = marked
@@ -127,7 +171,16 @@ impl Overlay {
                     label_names: &cx.label_names,
                     milestone_title: cx.milestone_titles.get(&i.milestone).map(String::as_str),
                 };
-                Some(Doc::derive(&i, &context, indexed.as_ref()))
+                let mut d = Doc::derive(&i, &context, indexed.as_ref());
+                // The body was not read: its words as the index has them.
+                if let Some(old) = &indexed {
+                    for w in &old.words {
+                        if !d.words.contains(w) {
+                            d.words.push(w.clone());
+                        }
+                    }
+                }
+                Some(d)
             });
             behind.insert(key, Behind { now, indexed });
         }
