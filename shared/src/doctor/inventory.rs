@@ -32,7 +32,7 @@ use crate::{
 
 /// The attributes the checks read of items that are not issues, comments,
 /// index documents or listing entries.
-const KEPT: [&str; 61] = [
+const KEPT: [&str; 62] = [
     "pk",
     "sk",
     // Hook counters (`HOOK#N`).
@@ -96,6 +96,8 @@ const KEPT: [&str; 61] = [
     "servers",
     "private_keys",
     "provider_apps",
+    // A write's index mark (`IXP#…`): its token.
+    "w",
     // Parked stream changes' queues (`PARK#…`, `Q`).
     "handler",
     "first_parked",
@@ -118,6 +120,7 @@ fn is_listing(pk: &str) -> bool {
 pub struct StoredDoc {
     pub rev: i64,
     pub seq: String,
+    pub cseq: String,
     /// One fingerprint per field ([`fingerprint`]); `None` when the item
     /// does not read as a document.
     pub fields: Option<BTreeMap<String, u64>>,
@@ -266,27 +269,29 @@ pub(super) fn words(item: &Item) -> impl Iterator<Item = &str> {
 
 fn stored_doc(item: Item) -> StoredDoc {
     let rev = number(&item, "rev");
-    let seq = match item.get("seq") {
-        Some(AttributeValue::S(seq)) => seq.clone(),
+    let text = |name: &str| match item.get(name) {
+        Some(AttributeValue::S(s)) => s.clone(),
         _ => String::new(),
     };
+    let (seq, cseq) = (text("seq"), text("cseq"));
     StoredDoc {
         rev,
         seq,
+        cseq,
         fields: Doc::from_item(item).ok().map(|d| fingerprint(&d)),
     }
 }
 
 /// One fingerprint per field of a document, as the document is written
-/// (fields left out when empty are absent); `seq`, `rev` and `version`
-/// are left out: they say when it was written, not what it holds.
+/// (fields left out when empty are absent); `seq`, `cseq`, `rev` and
+/// `version` are left out: they say when it was written, not what it holds.
 pub fn fingerprint(d: &Doc) -> BTreeMap<String, u64> {
     let Ok(serde_json::Value::Object(fields)) = serde_json::to_value(d) else {
         return BTreeMap::new();
     };
     fields
         .into_iter()
-        .filter(|(name, _)| !matches!(name.as_str(), "seq" | "rev" | "version"))
+        .filter(|(name, _)| !matches!(name.as_str(), "seq" | "cseq" | "rev" | "version"))
         .map(|(name, value)| {
             let h = hash(&[value.to_string().as_bytes()]);
             (name, h)

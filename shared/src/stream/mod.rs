@@ -6,8 +6,9 @@
 //! the order they happened (under `make dev` and `make test` the local pump,
 //! tools/stream-pump, does what the mapping does). Work that need not finish
 //! inside a request hangs off it as [`Handler`]s: the function builds its
-//! handlers afresh for each batch, and [`dispatch`] hands each change, in
-//! order, to every handler that [`wants`](Handler::wants) it.
+//! handlers afresh for each batch, and [`dispatch`] hands each change to
+//! every handler that [`wants`](Handler::wants) it: in stream order per
+//! handler and record, records side by side.
 //!
 //! Failure is per handler and record: a change a handler fails on is
 //! parked for that handler in the table ([`park`]), and later changes of

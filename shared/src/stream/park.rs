@@ -4,7 +4,9 @@
 //! A change a handler fails on is not handed back to the stream (that would
 //! hold back every other handler and every later change of the shard, and
 //! Lambda would give up on it some day): it is copied into a queue of its
-//! own, one per handler and record (`PARK#<handler>#<hash of pk, sk>`), and
+//! own, one per handler and record (`PARK#<handler>#<hash of pk, sk>`; the
+//! record is the changed item unless the handler names another,
+//! [`Handler::record`](super::Handler::record)), and
 //! the batch goes on. The queue's head item (`Q`) says whose it is, how
 //! many changes wait, how often the first was tried and when it is due
 //! again; it is filed by due time in `gsi1` (`PARKDUE`), where
@@ -26,7 +28,7 @@ use std::{collections::HashSet, time::Duration};
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
-use super::{Change, ChangeKind};
+use super::{Change, ChangeKind, Handler};
 use crate::db::{self, Consistency, Db, DbError, Item, keys, size};
 
 /// The images of a change too large to share one item with the other are
@@ -53,9 +55,11 @@ pub fn backoff(attempts: u32) -> Duration {
     FIRST_WAIT.saturating_mul(1u32 << doublings).min(MAX_WAIT)
 }
 
-/// The queue of `handler`'s parked changes to `change`'s record.
-pub fn queue_pk(handler: &str, change: &Change) -> String {
-    keys::parked_pk(handler, change.pk(), change.sk())
+/// The queue of `handler`'s parked changes to the record it keeps
+/// `change` in order with ([`Handler::record`]).
+pub fn queue_of(handler: &dyn Handler, change: &Change) -> String {
+    let (pk, sk) = handler.record(change);
+    keys::parked_pk(handler.name(), &pk, &sk)
 }
 
 fn queue_key(queue: &str) -> Item {
@@ -101,15 +105,10 @@ impl Parked {
         })
     }
 
-    /// Whether the queue holds changes (read at the batch's start, or
-    /// parked since).
+    /// Whether the queue held changes at the batch's start (a lane keeps
+    /// track of what it parks since).
     pub fn holds(&self, queue: &str) -> bool {
         self.queues.contains(queue)
-    }
-
-    /// Notes a change parked in `queue` by this batch.
-    pub fn add(&mut self, queue: String) {
-        self.queues.insert(queue);
     }
 }
 
@@ -208,12 +207,13 @@ fn truncated(error: &str) -> String {
 /// parked is left as it is.
 pub async fn park(
     db: &Db,
-    handler: &str,
+    handler: &dyn Handler,
     change: &Change,
     error: &str,
     now_ms: i64,
 ) -> Result<(), DbError> {
-    let queue = queue_pk(handler, change);
+    let queue = queue_of(handler, change);
+    let (record_pk, record_sk) = handler.record(change);
     let due = now_ms + backoff(1).as_millis() as i64;
     let mut tx = db.tx();
     for item in change_items(&queue, change, now_ms) {
@@ -237,9 +237,9 @@ pub async fn park(
             ("#n", "n"),
         ],
         &[
-            (":h", db::s(handler)),
-            (":rp", db::s(change.pk())),
-            (":rs", db::s(change.sk())),
+            (":h", db::s(handler.name())),
+            (":rp", db::s(record_pk)),
+            (":rs", db::s(record_sk)),
             (":now", db::n(now_ms)),
             (":due", db::n(due)),
             (":e", db::s(truncated(error))),
@@ -470,20 +470,63 @@ mod tests {
         assert_eq!(backoff(u32::MAX), MAX_WAIT);
     }
 
+    /// Handles nothing; keeps changes in order with their own item, or
+    /// (`whole_partition`) with everything of its partition.
+    struct Named {
+        name: &'static str,
+        whole_partition: bool,
+    }
+
+    impl Handler for Named {
+        fn name(&self) -> &'static str {
+            self.name
+        }
+        fn wants(&self, _change: &Change) -> bool {
+            true
+        }
+        fn record(&self, change: &Change) -> (String, String) {
+            match self.whole_partition {
+                true => (change.pk().to_string(), String::new()),
+                false => (change.pk().to_string(), change.sk().to_string()),
+            }
+        }
+        fn handle<'a>(
+            &'a self,
+            _db: &'a Db,
+            _change: &'a Change,
+        ) -> futures::future::BoxFuture<'a, Result<(), crate::Error>> {
+            Box::pin(async { Ok(()) })
+        }
+    }
+
     #[test]
     fn queues_are_per_handler_and_record() {
+        let named = |name| Named {
+            name,
+            whole_partition: false,
+        };
+        let (search, hooks) = (named("search"), named("hooks"));
         let a = change(1);
         let mut other_record = change(1);
         other_record.keys = keys::key("REPO#1", "ISSUE#8");
-        assert_eq!(queue_pk("search", &a), queue_pk("search", &a));
-        assert_ne!(queue_pk("search", &a), queue_pk("hooks", &a));
-        assert_ne!(queue_pk("search", &a), queue_pk("search", &other_record));
-        assert!(queue_pk("search", &a).starts_with("PARK#search#"));
+        assert_eq!(queue_of(&search, &a), queue_of(&search, &a));
+        assert_ne!(queue_of(&search, &a), queue_of(&hooks, &a));
+        assert_ne!(queue_of(&search, &a), queue_of(&search, &other_record));
+        assert!(queue_of(&search, &a).starts_with("PARK#search#"));
+        // A handler may keep other items' changes in one queue.
+        let partition = Named {
+            name: "search",
+            whole_partition: true,
+        };
+        assert_eq!(
+            queue_of(&partition, &a),
+            queue_of(&partition, &other_record)
+        );
         // Keys with the separator in them cannot collide.
-        let (mut x, mut y) = (change(1), change(1));
-        x.keys = keys::key("A#B", "C");
-        y.keys = keys::key("A", "B#C");
-        assert_ne!(queue_pk("h", &x), queue_pk("h", &y));
+        assert_ne!(
+            keys::parked_pk("h", "A#B", "C"),
+            keys::parked_pk("h", "A", "B#C")
+        );
     }
 
     #[test]
@@ -524,13 +567,5 @@ mod tests {
         c.kind = ChangeKind::Remove;
         c.new = None;
         assert_eq!(changes_of(&change_items("PARK#h#x", &c, 5)), vec![c]);
-    }
-
-    #[test]
-    fn the_batch_knows_what_it_parked() {
-        let mut p = Parked::default();
-        assert!(!p.holds("PARK#h#x"));
-        p.add("PARK#h#x".into());
-        assert!(p.holds("PARK#h#x"));
     }
 }

@@ -127,12 +127,6 @@ async fn converge<F: std::future::Future<Output = bool>>(what: &str, mut done: i
     }
 }
 
-// Known failing (issue 32, left open): a comment's change parked under the
-// fault is retried after its issue's later change was filed, and the index
-// then passes over it as already applied (its document's `seq` is past
-// it), so the comment's words are missing (check-data: 4 drift). Ignored
-// until the index tells applied comment changes apart from older ones.
-#[ignore = "known drift: parked comment changes retried out of order (issue 32)"]
 #[tokio::test]
 async fn consumer_faults_lose_nothing_and_send_no_stored_delivery_again() {
     if std::env::var("FAULT_PROXY_URL").is_err() {

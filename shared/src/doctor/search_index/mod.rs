@@ -15,7 +15,9 @@
 //!   previous index (`SX#`, `SXN#`) goes;
 //! - counters (`IXC#<scope>#<shard>`): per scope and kind-and-state, the
 //!   sum over shards equals the expected documents' (`counts::deltas`);
-//!   the difference is set on shard 0.
+//!   the difference is set on shard 0;
+//! - marks of writes (`IXP#`, [`marks`]): none is left of a write the
+//!   index holds.
 //!
 //! Memory: the expected entries are compared with the stored ones as each
 //! document is recomputed, and only a 64-bit hash of each is kept (to find
@@ -27,6 +29,7 @@
 //! entries anyway.)
 
 mod expect;
+mod marks;
 #[cfg(test)]
 mod tests;
 
@@ -57,6 +60,8 @@ struct Expected {
     entries: HashSet<u64>,
     /// Counts by scope and counter name.
     counts: BTreeMap<(String, &'static str), i64>,
+    /// Issues (repository, number) whose document is as expected.
+    filed: HashSet<(i64, i64)>,
 }
 
 impl Expected {
@@ -114,6 +119,7 @@ pub fn check(inv: &Inventory, live: &HashMap<i64, (String, String)>) -> Vec<Find
     }
     stale(&mut out, inv, &expected.entries);
     counters(&mut out, inv, &expected.counts);
+    marks::check(&mut out, inv, live, &expected.filed);
     out
 }
 
@@ -159,7 +165,9 @@ fn repository(
                 expected.entry(out, inv, lpk, lsk, None);
             }
             expected.count(&d);
-            document(out, d, inv.docs.get(&(id, *index)));
+            if document(out, d, inv.docs.get(&(id, *index))) {
+                expected.filed.insert((id, *index));
+            }
             filed.insert(*index);
         }
     }
@@ -177,8 +185,9 @@ fn repository(
     }
 }
 
-/// The expected document `d` against the stored one.
-fn document(out: &mut Vec<Finding>, mut d: Doc, stored: Option<&StoredDoc>) {
+/// The expected document `d` against the stored one: whether it is as
+/// expected.
+fn document(out: &mut Vec<Finding>, mut d: Doc, stored: Option<&StoredDoc>) -> bool {
     let want = inventory::fingerprint(&d);
     let fields: Vec<String> = match stored.map(|s| &s.fields) {
         None => Vec::new(),
@@ -193,12 +202,13 @@ fn document(out: &mut Vec<Finding>, mut d: Doc, stored: Option<&StoredDoc>) {
             .collect(),
     };
     if stored.is_some() && fields.is_empty() {
-        return;
+        return true;
     }
     // Written as the consumer writes it: the stored position in the
     // stream kept (a change delivered again is still recognised), the
     // revision moved on.
     d.seq = stored.map(|s| s.seq.clone()).unwrap_or_default();
+    d.cseq = stored.map(|s| s.cseq.clone()).unwrap_or_default();
     d.rev = stored.map_or(1, |s| s.rev + 1);
     let (repo, index) = (d.repo_id, d.index);
     out.push(doc_finding(
@@ -211,6 +221,7 @@ fn document(out: &mut Vec<Finding>, mut d: Doc, stored: Option<&StoredDoc>) {
             document: Box::new(d),
         },
     ));
+    false
 }
 
 fn doc_finding(what: &'static str, repo: i64, index: i64, fix: Fix) -> Finding {

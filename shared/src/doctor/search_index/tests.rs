@@ -456,3 +456,53 @@ fn counter_names_are_the_consumers() {
         .map(|(pull, closed)| counter_name(pull, closed));
     assert_eq!(COUNTERS, names);
 }
+
+/// A write's two marks, holding `token`.
+fn marks(index: i64, token: &str) -> [Item; 2] {
+    let mark = |mut key: Item| {
+        key.insert("w".into(), s(token));
+        key
+    };
+    [
+        mark(keys::index_pending(1, index)),
+        mark(keys::index_pending_of_writer("o", 1, index)),
+    ]
+}
+
+#[test]
+fn marks_of_filed_writes_go_and_those_of_pending_ones_stay() {
+    let mut items = consistent_table();
+    // Issue 1's write is filed (its document is as expected).
+    items.extend(marks(1, "aa"));
+    // Issue 3 was deleted and its document is gone: filed too.
+    items.extend(marks(3, "del:o"));
+    // A writer's mark whose repository's mark a later write replaced.
+    items.push(keyed(
+        "OWNER#p",
+        &text(&keys::index_pending_of_writer("p", 1, 1), "sk").to_string(),
+        &[("w", s("older"))],
+    ));
+    let got = keys_and_fixes(found(items.clone()));
+    let marked = |pk: &str| (WHAT_MARK, pk.to_string(), Fix::Delete);
+    assert_eq!(
+        got,
+        [
+            marked("REPO#1"),
+            marked("REPO#1"),
+            marked("OWNER#o"),
+            marked("OWNER#o"),
+            marked("OWNER#p"),
+        ]
+    );
+
+    // Issue 1's document is behind its issue: the write is not filed,
+    // and its marks stay (the document itself is the finding).
+    let (pk, sk) = doc_key();
+    let mut behind = consistent_table();
+    behind.retain(|i| !is(&pk, &sk)(i));
+    behind.extend(marks(1, "aa"));
+    let got = found(behind);
+    assert!(got.iter().all(|f| f.what != WHAT_MARK), "{got:#?}");
+}
+
+const WHAT_MARK: &str = "search index mark of a filed write";

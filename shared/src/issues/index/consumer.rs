@@ -99,6 +99,22 @@ impl Handler for Indexer {
         subject(change.pk(), change.sk()).is_some()
     }
 
+    /// A comment's changes share its issue's queue: while either is
+    /// parked, the other's later changes wait behind it, so a comment is
+    /// neither counted before its issue is filed nor passed over.
+    fn record(&self, change: &Change) -> (String, String) {
+        let of_issue = match subject(change.pk(), change.sk()) {
+            Some(Subject::Comment { repo_id }) => body(&change.new)
+                .or(body(&change.old))
+                .map(|(index, _)| keys::issue(repo_id, index)),
+            _ => None,
+        };
+        match of_issue {
+            Some(key) => (db::text(&key, "pk").into(), db::text(&key, "sk").into()),
+            None => (change.pk().to_string(), change.sk().to_string()),
+        }
+    }
+
     fn handle<'a>(
         &'a self,
         db: &'a Db,
@@ -231,7 +247,11 @@ async fn comment(db: &Db, change: &Change, repo_id: i64) -> Result<(), DbError> 
         // The issue is gone (or not filed yet: `check-data` files it).
         return Ok(());
     };
-    if current.seq.as_str() >= change.seq.as_str() {
+    let counted = match current.cseq.as_str() {
+        "" => current.seq.as_str(),
+        cseq => cseq,
+    };
+    if counted >= change.seq.as_str() {
         return Ok(());
     }
     let mut next = current.clone();
@@ -241,7 +261,7 @@ async fn comment(db: &Db, change: &Change, repo_id: i64) -> Result<(), DbError> 
     if let Some((_, body)) = new {
         next.count_comment(body, 1);
     }
-    next.seq = change.seq.clone();
+    next.cseq = change.seq.clone();
     apply::apply(db, Some(&current), Some(next)).await
 }
 
@@ -297,5 +317,43 @@ mod tests {
         assert_eq!(s("REPO#7", "ACCESS#USER#bob"), None);
         assert_eq!(s("IX#GE#kio.1", "x"), None);
         assert_eq!(s("OWNER#acme", "REPO#web"), None);
+    }
+
+    #[test]
+    fn a_comments_changes_keep_order_with_its_issues() {
+        let change = |sk: &str, index: Option<i64>| {
+            let image = index.map(|n| {
+                let mut i = keys::key("REPO#7", sk);
+                i.insert("index".into(), db::n(n));
+                i
+            });
+            Change {
+                seq: crate::stream::pad_seq("1"),
+                kind: crate::stream::ChangeKind::Remove,
+                keys: keys::key("REPO#7", sk),
+                old: image,
+                new: None,
+                at_ms: 0,
+            }
+        };
+        let issue = keys::issue(7, 3);
+        let issue = (
+            db::text(&issue, "pk").to_string(),
+            db::text(&issue, "sk").to_string(),
+        );
+        let indexer = Indexer::default();
+        assert_eq!(
+            indexer.record(&change("COMMENT#00000000000000000009", Some(3))),
+            issue
+        );
+        assert_eq!(indexer.record(&change(&issue.1, Some(3))), issue);
+        // Anything else keeps its own order.
+        assert_eq!(
+            indexer.record(&change("LABEL#00000000000000000005", None)),
+            (
+                "REPO#7".to_string(),
+                "LABEL#00000000000000000005".to_string()
+            )
+        );
     }
 }

@@ -95,6 +95,13 @@ pub struct Doc {
     /// delivered again is recognised and skipped.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub seq: String,
+    /// Stream position of the last comment change counted in. Kept apart
+    /// from `seq`: a comment change parked and retried later is still
+    /// counted after its issue's later changes, or a job's refile, moved
+    /// `seq` on (a comment's changes wait behind their issue's, not the
+    /// reverse). Empty in documents written before it: `seq` stands in.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub cseq: String,
     /// Bumped by every write of the document (the condition of the next).
     #[serde(default)]
     pub rev: i64,
@@ -170,6 +177,7 @@ impl Doc {
             words: text_words(issue),
             comment_words: before.map(|d| d.comment_words.clone()).unwrap_or_default(),
             seq: before.map(|d| d.seq.clone()).unwrap_or_default(),
+            cseq: before.map(|d| d.cseq.clone()).unwrap_or_default(),
             rev: before.map_or(0, |d| d.rev),
         }
     }
