@@ -6,10 +6,7 @@
 //! new; the deliveries' inserts come back on the stream to the
 //! [`Sender`](super::send::Sender).
 
-use std::{
-    collections::HashMap,
-    sync::{Arc, Mutex},
-};
+use std::sync::Arc;
 
 use futures::future::BoxFuture;
 
@@ -22,7 +19,7 @@ use super::{
 use crate::{
     Config,
     db::{self, Consistency, Db, DbError, keys},
-    stream::{Change, Handler},
+    stream::{Change, Handler, memo::Memo},
     time,
 };
 
@@ -30,55 +27,41 @@ use crate::{
 /// repositories and hooks it read for the batch.
 pub struct Notifier {
     config: Arc<Config>,
-    repos: Mutex<HashMap<i64, Option<Arc<RepoFacts>>>>,
-    hooks: Mutex<HashMap<String, Arc<Vec<HookRecord>>>>,
+    repos: Memo<i64, Option<Arc<RepoFacts>>>,
+    hooks: Memo<String, Arc<Vec<HookRecord>>>,
 }
 
 impl Notifier {
     pub fn new(config: Arc<Config>) -> Self {
         Self {
             config,
-            repos: Mutex::default(),
-            hooks: Mutex::default(),
+            repos: Memo::default(),
+            hooks: Memo::default(),
         }
     }
 
     async fn repo(&self, db: &Db, id: i64) -> Result<Option<Arc<RepoFacts>>, DbError> {
-        if let Some(found) = self
-            .repos
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .get(&id)
-        {
-            return Ok(found.clone());
-        }
-        let read = RepoFacts::load(db, id).await?.map(Arc::new);
         self.repos
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .insert(id, read.clone());
-        Ok(read)
+            .get(id, || async move {
+                Ok(RepoFacts::load(db, id).await?.map(Arc::new))
+            })
+            .await
     }
 
     /// The hooks in partition `pk` (at most [`super::MAX_HOOKS`]).
     async fn hooks_in(&self, db: &Db, pk: &str) -> Result<Arc<Vec<HookRecord>>, DbError> {
-        if let Some(found) = self.hooks.lock().unwrap_or_else(|p| p.into_inner()).get(pk) {
-            return Ok(found.clone());
-        }
-        let items = db
-            .query_prefix_with(pk, keys::HOOK_ENTRY_PREFIX, None, Consistency::Strong)
-            .await?;
-        let read = Arc::new(
-            items
-                .into_iter()
-                .map(db::from_item)
-                .collect::<Result<Vec<HookRecord>, _>>()?,
-        );
         self.hooks
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .insert(pk.to_string(), read.clone());
-        Ok(read)
+            .get(pk.to_string(), || async move {
+                let items = db
+                    .query_prefix_with(pk, keys::HOOK_ENTRY_PREFIX, None, Consistency::Strong)
+                    .await?;
+                let hooks = items
+                    .into_iter()
+                    .map(db::from_item)
+                    .collect::<Result<Vec<HookRecord>, _>>()?;
+                Ok(Arc::new(hooks))
+            })
+            .await
     }
 
     /// Every hook that hears of the repository's changes: its own, its

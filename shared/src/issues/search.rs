@@ -65,6 +65,13 @@ pub fn query_words(raw: Option<&str>) -> Result<Vec<String>> {
         })
 }
 
+/// Whether a query searches words: those trail writes, as Gitea's indexer
+/// does, so they read no pending marks (nor answer 503 while many wait);
+/// a number in `q` reads the table like no `q` at all.
+fn by_words(words: &[String]) -> bool {
+    words.iter().any(|w| !w.bytes().all(|b| b.is_ascii_digit()))
+}
+
 /// Comma-separated list entries, trimmed, empty ones dropped.
 pub fn entries(raw: Option<&str>) -> Vec<String> {
     raw.unwrap_or("")
@@ -261,6 +268,10 @@ pub async fn listed_in_repo(
     route: &str,
 ) -> Result<Listed> {
     let repos = HashMap::from([(ctx.repo.id, ctx.repo.clone())]);
+    let marks = match by_words(&checks.words) {
+        true => Marks::None,
+        false => Marks::Repo(ctx.repo.id),
+    };
     let ask = Ask {
         sources: vec![Source::new(
             Scope::Repo(ctx.repo.id),
@@ -273,7 +284,7 @@ pub async fn listed_in_repo(
         page,
         in_repo: true,
         cursor: Some(cursor_key(caller, &format!("{route}:{}", ctx.repo.id), q)),
-        marks: Marks::Repo(ctx.repo.id),
+        marks,
     };
     let found = index::find::find(db, ask).await?;
     Ok(Listed {
@@ -366,9 +377,6 @@ pub async fn search(db: &Db, caller: &Caller, q: Params<'_>, page: Page) -> Resu
         ),
     };
     let me = caller.principal().map(|p| p.user.lower_name());
-    // The caller's own writes show in their next search at once (others'
-    // once the index has them: a moment later).
-    let marks = me.clone().map_or(Marks::None, Marks::Writer);
     let mut checks = Checks {
         kinds: match q.get("type") {
             Some("issues") => vec![false],
@@ -381,6 +389,12 @@ pub async fn search(db: &Db, caller: &Caller, q: Params<'_>, page: Page) -> Resu
         before: instant(q, "before")?,
         owner: owner.as_ref().map(UserRecord::lower_name),
         ..Checks::default()
+    };
+    // The caller's own writes show in their next search at once (others'
+    // once the index has them: a moment later), unless it searches words.
+    let marks = match &me {
+        Some(me) if !by_words(&checks.words) => Marks::Writer(me.clone()),
+        _ => Marks::None,
     };
     let label_names = names(q, "labels")?;
     if !label_names.is_empty() {
@@ -442,6 +456,15 @@ pub async fn search(db: &Db, caller: &Caller, q: Params<'_>, page: Page) -> Resu
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_words_trail_writes() {
+        let w = |ws: &[&str]| ws.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert!(!by_words(&w(&[])));
+        assert!(!by_words(&w(&["42"])), "a number reads the table");
+        assert!(by_words(&w(&["crash"])));
+        assert!(by_words(&w(&["42", "crash"])));
+    }
     use crate::accounts::teams::AccessMode;
 
     fn perm(issues: AccessMode, pulls: AccessMode) -> Permission {

@@ -57,6 +57,13 @@ pub trait Handler: Send + Sync {
     fn record(&self, change: &Change) -> (String, String) {
         (change.pk().to_string(), change.sk().to_string())
     }
+    /// Whether `change` may be passed over because `later`, a later change
+    /// of its lane in the same batch, does all that handling it would (a
+    /// handler that files a record from its latest image needs only the
+    /// last of a run of changes). Never, by default.
+    fn superseded_by(&self, _change: &Change, _later: &Change) -> bool {
+        false
+    }
     /// Handles one change. An error parks the change for this handler
     /// (retried until it succeeds), so it must be idempotent: a change may
     /// be handled again after it succeeded (a batch delivered again).
@@ -211,8 +218,15 @@ async fn lane_in_order(
 ) -> LaneDone {
     let mut out = LaneDone::default();
     let handler = lane.handler;
-    for i in lane.changes {
+    for (k, &i) in lane.changes.iter().enumerate() {
         let change = &changes[i];
+        let later = &lane.changes[k + 1..];
+        if later
+            .iter()
+            .any(|&j| handler.superseded_by(change, &changes[j]))
+        {
+            continue;
+        }
         if deadline.is_some_and(|at| Instant::now() >= at) {
             tracing::warn!(
                 seq = %unpad_seq(&change.seq),
@@ -293,6 +307,10 @@ mod tests {
         }
         fn ordered(&self, _change: &Change) -> bool {
             self.ordered
+        }
+        /// "latest" handlers need only a record's last change.
+        fn superseded_by(&self, change: &Change, later: &Change) -> bool {
+            self.name == "latest" && change.keys == later.keys
         }
         fn handle<'a>(
             &'a self,
@@ -408,6 +426,21 @@ mod tests {
         let lanes = per_record(&log);
         assert_eq!(lanes[&("repos", "a".to_string())], ["1", "3"]);
         assert_eq!(lanes[&("all", "a".to_string())], ["1", "3"]);
+    }
+
+    #[tokio::test]
+    async fn a_change_a_later_one_supersedes_is_passed_over() {
+        let log = Log::default();
+        let latest: Vec<Box<dyn Handler>> = vec![Box::new(Fake {
+            name: "latest",
+            prefix: "",
+            fail_on: &[],
+            ordered: false,
+            log: log.clone(),
+        })];
+        let done = dispatch(&db(), &batch(), &latest).await;
+        assert_eq!(done, Dispatched::default());
+        assert_eq!(seen(&log), ["latest:a@3", "latest:b@2", "latest:d@4"]);
     }
 
     #[tokio::test]

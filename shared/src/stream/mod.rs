@@ -25,6 +25,7 @@
 //! - [`dispatch`](mod@dispatch): the handlers over the changes;
 //! - [`park`]: parked changes, per handler and record, in the table;
 //! - [`retry`]: the scheduled retries of parked changes;
+//! - [`memo`]: reads a handler keeps for a batch, made once per key;
 //! - [`line`]: the one log line per batch, which is also its metrics, and
 //!   the parked changes' line;
 //! - [`run`](mod@run): the Lambda entry point of the consumer.
@@ -32,6 +33,7 @@
 pub mod change;
 pub mod dispatch;
 pub mod line;
+pub mod memo;
 pub mod park;
 pub mod retry;
 pub mod run;

@@ -208,7 +208,9 @@ fn document(out: &mut Vec<Finding>, mut d: Doc, stored: Option<&StoredDoc>) -> b
     // stream kept (a change delivered again is still recognised), the
     // revision moved on.
     d.seq = stored.map(|s| s.seq.clone()).unwrap_or_default();
-    d.cseq = stored.map(|s| s.cseq.clone()).unwrap_or_default();
+    if let Some(s) = stored {
+        d.cseq = s.cseq.clone();
+    }
     d.rev = stored.map_or(1, |s| s.rev + 1);
     let (repo, index) = (d.repo_id, d.index);
     out.push(doc_finding(

@@ -8,7 +8,12 @@
 
 use futures::future::BoxFuture;
 
-use super::{apply, context::Cache, jobs, pending, refile::Refile};
+use super::{
+    apply,
+    context::Cache,
+    jobs, pending,
+    refile::{Refile, read_issues},
+};
 use crate::{
     accounts::users::UserRecord,
     db::{self, Db, DbError, Item, keys},
@@ -115,6 +120,26 @@ impl Handler for Indexer {
         }
     }
 
+    /// An issue's write is passed over for a later write of it in the same
+    /// batch by the same writer: documents are derived from the later
+    /// image, and the later write's marks replaced this one's (a delete,
+    /// and another writer's write, which leaves this writer's mark, are
+    /// not such).
+    fn superseded_by(&self, change: &Change, later: &Change) -> bool {
+        let is_issue = matches!(
+            subject(change.pk(), change.sk()),
+            Some(Subject::Issue { .. })
+        );
+        match (&change.new, &later.new) {
+            (Some(now), Some(next)) => {
+                is_issue
+                    && change.keys == later.keys
+                    && db::text(now, pending::WRITER) == db::text(next, pending::WRITER)
+            }
+            _ => false,
+        }
+    }
+
     fn handle<'a>(
         &'a self,
         db: &'a Db,
@@ -149,7 +174,7 @@ impl Indexer {
                 // The index holds this write now: listings may read it there.
                 pending::clear(db, change, repo_id, index).await
             }
-            Subject::Comment { repo_id } => comment(db, change, repo_id).await,
+            Subject::Comment { repo_id } => comment(db, &refile, change, repo_id).await,
             Subject::Repo { repo_id } => {
                 // Issue writes move its counters all the time; only a
                 // change of visibility or units, or its deletion, matters.
@@ -235,7 +260,12 @@ fn renamed(change: &Change, field: &str) -> bool {
 }
 
 /// A comment's words move into or out of its issue's document.
-async fn comment(db: &Db, change: &Change, repo_id: i64) -> Result<(), DbError> {
+async fn comment(
+    db: &Db,
+    refile: &Refile<'_>,
+    change: &Change,
+    repo_id: i64,
+) -> Result<(), DbError> {
     let (old, new) = (body(&change.old), body(&change.new));
     let Some(index) = new.or(old).map(|(index, _)| index) else {
         return Ok(());
@@ -243,9 +273,24 @@ async fn comment(db: &Db, change: &Change, repo_id: i64) -> Result<(), DbError> 
     if old.map(|(_, b)| b) == new.map(|(_, b)| b) {
         return Ok(());
     }
-    let Some(current) = apply::load(db, repo_id, index).await? else {
-        // The issue is gone (or not filed yet: `check-data` files it).
-        return Ok(());
+    let current = match apply::load(db, repo_id, index).await? {
+        Some(d) => d,
+        None => {
+            // Not filed yet (its issue's writes in this batch were passed
+            // over for a later one): filed now as it is, or gone.
+            let [(_, issue)] = read_issues(db, repo_id, &[index])
+                .await?
+                .try_into()
+                .unwrap_or_else(|_| [(index, None)]);
+            if issue.is_none() {
+                return Ok(());
+            }
+            refile.run(db, repo_id, index, issue).await?;
+            let Some(d) = apply::load(db, repo_id, index).await? else {
+                return Ok(());
+            };
+            d
+        }
     };
     let counted = match current.cseq.as_str() {
         "" => current.seq.as_str(),
@@ -347,6 +392,34 @@ mod tests {
             issue
         );
         assert_eq!(indexer.record(&change(&issue.1, Some(3))), issue);
+        // A later write of the issue by the same writer supersedes one.
+        let write = |seq: &str, writer: Option<&str>| {
+            let image = writer.map(|w| {
+                let mut i = keys::issue(7, 3);
+                i.insert(pending::WRITER.into(), db::s(w));
+                i
+            });
+            Change {
+                seq: crate::stream::pad_seq(seq),
+                kind: crate::stream::ChangeKind::Modify,
+                keys: keys::issue(7, 3),
+                old: Some(keys::issue(7, 3)),
+                new: image,
+                at_ms: 0,
+            }
+        };
+        let (first, again) = (write("1", Some("ann")), write("2", Some("ann")));
+        assert!(indexer.superseded_by(&first, &again));
+        assert!(
+            !indexer.superseded_by(&first, &write("2", Some("bob"))),
+            "ann's mark of the first write stays: it is cleared by its own change"
+        );
+        assert!(
+            !indexer.superseded_by(&first, &write("2", None)),
+            "a delete"
+        );
+        let comment = change("COMMENT#00000000000000000009", Some(3));
+        assert!(!indexer.superseded_by(&comment, &comment));
         // Anything else keeps its own order.
         assert_eq!(
             indexer.record(&change("LABEL#00000000000000000005", None)),

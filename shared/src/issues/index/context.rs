@@ -3,10 +3,7 @@
 //! and its milestone's title. Read once per repository per batch of
 //! changes, and forgotten when a change to one of them comes by.
 
-use std::{
-    collections::HashMap,
-    sync::{Arc, Mutex},
-};
+use std::{collections::HashMap, sync::Arc};
 
 use super::class::RepoFacts;
 use crate::{
@@ -15,6 +12,7 @@ use crate::{
     labels::LabelRecord,
     milestones::MilestoneRecord,
     repos::{RepoRecord, RepoStats},
+    stream::memo::Memo,
 };
 
 /// A repository as the index sees it, with its labels and milestones.
@@ -27,37 +25,25 @@ pub struct RepoContext {
 
 /// Repositories read during one batch (`None`: the repository is gone).
 #[derive(Default)]
-pub struct Cache(Mutex<HashMap<i64, Option<Arc<RepoContext>>>>);
+pub struct Cache(Memo<i64, Option<Arc<RepoContext>>>);
 
 impl Cache {
     /// Forgets what was read of a repository (one of its facts changed).
     pub fn forget(&self, repo_id: i64) {
-        self.0
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .remove(&repo_id);
+        self.0.forget(&repo_id);
     }
 
     /// Forgets every repository (an owner's visibility or labels changed).
     pub fn clear(&self) {
-        self.0.lock().unwrap_or_else(|p| p.into_inner()).clear();
+        self.0.clear();
     }
 
     pub async fn get(&self, db: &Db, repo_id: i64) -> Result<Option<Arc<RepoContext>>, DbError> {
-        if let Some(found) = self
-            .0
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .get(&repo_id)
-        {
-            return Ok(found.clone());
-        }
-        let read = load(db, repo_id).await?.map(Arc::new);
         self.0
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .insert(repo_id, read.clone());
-        Ok(read)
+            .get(repo_id, || async move {
+                Ok(load(db, repo_id).await?.map(Arc::new))
+            })
+            .await
     }
 }
 

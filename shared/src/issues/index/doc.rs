@@ -177,7 +177,9 @@ impl Doc {
             words: text_words(issue),
             comment_words: before.map(|d| d.comment_words.clone()).unwrap_or_default(),
             seq: before.map(|d| d.seq.clone()).unwrap_or_default(),
-            cseq: before.map(|d| d.cseq.clone()).unwrap_or_default(),
+            // A new document has counted no comment change yet (and says
+            // so, unlike one written before `cseq` was).
+            cseq: before.map_or_else(|| padded_seq("0"), |d| d.cseq.clone()),
             rev: before.map_or(0, |d| d.rev),
         }
     }
