@@ -278,10 +278,10 @@ async fn comment(
         None => {
             // Not filed yet (its issue's writes in this batch were passed
             // over for a later one): filed now as it is, or gone.
-            let [(_, issue)] = read_issues(db, repo_id, &[index])
+            let issue = read_issues(db, repo_id, &[index])
                 .await?
-                .try_into()
-                .unwrap_or_else(|_| [(index, None)]);
+                .pop()
+                .and_then(|(_, issue)| issue);
             if issue.is_none() {
                 return Ok(());
             }
