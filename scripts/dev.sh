@@ -35,7 +35,7 @@ trap cleanup EXIT INT TERM
 # .local/data, the watchers took most of a core under write load, and kept
 # it while the stream consumer caught up after it (issue 32,
 # docs/benchmarks.md). .local/dynamodb-data-dir names the place.
-DDB_DATA_DIR="${DDB_DATA_DIR:-${XDG_STATE_HOME:-$HOME/.local/state}/serverless-forge/$(printf %s "$ROOT" | sha256sum | cut -c1-12)/dynamodb}"
+DDB_DATA_DIR="${DDB_DATA_DIR:-$STATE_DIR/dynamodb}"
 case "$DDB_DATA_DIR/" in
   "$ROOT"/*) echo "warning: DDB_DATA_DIR ($DDB_DATA_DIR) is inside the checkout: cargo lambda watch will spend CPU on its every write" >&2 ;;
 esac

@@ -51,7 +51,7 @@ export HOOK_RETRY_SECONDS="${HOOK_RETRY_SECONDS:-1,1,1}"
 cargo run --quiet -p ops --bin bootstrap >/dev/null
 
 DYNAMODB_ENDPOINT="$FAULT_PROXY_URL" cargo lambda watch --invoke-address 127.0.0.1 --invoke-port "$api_port" \
-  --concurrency 8 --ignore-changes >.local/watch-fault.log 2>&1 &
+  --concurrency 8 --ignore-changes >"$LOG_DIR/watch-fault.log" 2>&1 &
 pids+=($!)
 wait_http "$API_URL/api/v1/user" 120
 warm_functions 8

@@ -1,5 +1,14 @@
 # Helpers sourced by dev.sh and test.sh.
 
+# Where the local stack keeps what it writes often while `cargo lambda
+# watch` runs (DynamoDB Local's files under make dev, the emulator's logs
+# under make test): outside the checkout, whose every change reaches each
+# of the emulator's file watchers, one per function instance (issue 32,
+# docs/benchmarks.md). One place per checkout.
+STATE_DIR="${XDG_STATE_HOME:-$HOME/.local/state}/serverless-forge/$(printf %s "$ROOT" | sha256sum | cut -c1-12)"
+LOG_DIR="$STATE_DIR/logs"
+mkdir -p "$LOG_DIR"
+
 # A TCP port nobody listens on.
 free_port() {
   python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'

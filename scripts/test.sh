@@ -58,7 +58,7 @@ cargo build $(printf -- '-p %s ' $(ls functions))
 cargo run --quiet -p ops --bin bootstrap
 
 cargo lambda watch --invoke-address 127.0.0.1 --invoke-port "$api_port" \
-  --concurrency "${CONCURRENCY:-4}" --ignore-changes >.local/watch-test.log 2>&1 &
+  --concurrency "${CONCURRENCY:-4}" --ignore-changes >"$LOG_DIR/watch-test.log" 2>&1 &
 pids+=($!)
 wait_http "$API_URL/api/v1/user" 120
 
@@ -149,10 +149,10 @@ fi
 
 if ((${#failed[@]})); then
   echo "FAILED test executables: ${failed[*]}" >&2
-  echo "--- last errors of the local API (.local/watch-test.log):" >&2
+  echo "--- last errors of the local API ($LOG_DIR/watch-test.log):" >&2
   # Request lines (and the stream consumer's batch lines) carry the
   # configured level (WARN here): leave them out.
-  grep -a -v -E '"message":"(request|batch)"' .local/watch-test.log |
+  grep -a -v -E '"message":"(request|batch)"' "$LOG_DIR/watch-test.log" |
     grep -a -E '"level":"(ERROR|WARN)"|panicked|ERROR|error' | tail -n 40 >&2 || true
   echo "--- the stream pump's warnings (.local/stream-pump-test.log):" >&2
   grep -a -E 'WARN|ERROR' .local/stream-pump-test.log | tail -n 10 >&2 || true

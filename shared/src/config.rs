@@ -7,6 +7,11 @@ use url::Url;
 use crate::outbound::AllowList;
 use crate::time::Zone;
 
+/// The stream consumer's DynamoDB timeouts, at least ([`Config::background`]):
+/// a call ends well within the 10 s a batch leaves before its deadline.
+pub const BACKGROUND_ATTEMPT: Duration = Duration::from_secs(4);
+pub const BACKGROUND_OPERATION: Duration = Duration::from_secs(8);
+
 /// Settings shared by every function. Built once per process.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -104,6 +109,17 @@ pub struct ConfigError {
 impl Config {
     pub fn from_env() -> Result<Self, ConfigError> {
         Self::from_lookup(|k| std::env::var(k).ok().filter(|v| !v.is_empty()))
+    }
+
+    /// The stream consumer's: a slow answer is not a failed change. A
+    /// request must answer within seconds, a batch has minutes, and
+    /// parking a change that timed out costs a transaction, which under
+    /// load adds to what slowed the table. Attempts of at least
+    /// [`BACKGROUND_ATTEMPT`], calls of at least [`BACKGROUND_OPERATION`].
+    pub fn background(mut self) -> Self {
+        self.db_attempt_timeout = self.db_attempt_timeout.max(BACKGROUND_ATTEMPT);
+        self.db_operation_timeout = self.db_operation_timeout.max(BACKGROUND_OPERATION);
+        self
     }
 
     /// Builds the configuration from any key lookup (tests pass a map).
@@ -357,6 +373,30 @@ impl Default for Namespace {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_consumer_waits_longer_for_the_table_than_a_request() {
+        let lookup = |pairs: &'static [(&'static str, &'static str)]| {
+            move |k: &str| {
+                pairs
+                    .iter()
+                    .find(|(n, _)| *n == k)
+                    .map(|(_, v)| v.to_string())
+            }
+        };
+        let c = Config::from_lookup(lookup(&[])).unwrap().background();
+        assert_eq!(
+            (c.db_attempt_timeout, c.db_operation_timeout),
+            (BACKGROUND_ATTEMPT, BACKGROUND_OPERATION)
+        );
+        let longer = &[("DB_OPERATION_TIMEOUT_MS", "9000")];
+        let c = Config::from_lookup(lookup(longer)).unwrap().background();
+        assert_eq!(
+            c.db_operation_timeout,
+            Duration::from_secs(9),
+            "a longer one set stays"
+        );
+    }
     use std::collections::HashMap;
 
     fn from(pairs: &[(&str, &str)]) -> Result<Config, ConfigError> {

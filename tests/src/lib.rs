@@ -165,6 +165,30 @@ pub struct Api {
 }
 
 /// A name no other test uses (letters and digits only).
+/// A number field of each entry of a listed page, in order (`number` of
+/// issues and pulls, `id` of comments).
+pub fn each(body: &Value, field: &str) -> Vec<i64> {
+    body.as_array()
+        .unwrap_or_else(|| panic!("a list: {body:?}"))
+        .iter()
+        .map(|i| {
+            i[field]
+                .as_i64()
+                .unwrap_or_else(|| panic!("{field} in {i}"))
+        })
+        .collect()
+}
+
+/// The numbers of a listed page of issues or pulls, in order.
+pub fn numbers(body: &Value) -> Vec<i64> {
+    each(body, "number")
+}
+
+/// The ids of a listed page of comments, in order.
+pub fn ids(body: &Value) -> Vec<i64> {
+    each(body, "id")
+}
+
 pub fn unique(prefix: &str) -> String {
     format!("{prefix}{:012x}", rand_u64() & 0xffff_ffff_ffff)
 }

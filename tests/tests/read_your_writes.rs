@@ -10,7 +10,7 @@
 //! black-box tests' waits for background work (`make test` lets go after
 //! each executable).
 
-use api_tests::{Api, Auth, Reply, TestUser, hold_stream, unique};
+use api_tests::{Api, Auth, Reply, TestUser, hold_stream, ids, numbers, unique};
 use serde_json::{Value, json};
 
 /// Long enough for any test here; each test holds again when it starts.
@@ -94,22 +94,6 @@ impl Repo {
         assert_eq!(r.status, 200, "{list}?{query}: {:?}", r.body);
         (numbers(&r.body), r.total())
     }
-}
-
-fn numbers(body: &Value) -> Vec<i64> {
-    body.as_array()
-        .unwrap_or_else(|| panic!("a list: {body:?}"))
-        .iter()
-        .map(|i| i["number"].as_i64().expect("number"))
-        .collect()
-}
-
-fn ids(body: &Value) -> Vec<i64> {
-    body.as_array()
-        .unwrap_or_else(|| panic!("a list: {body:?}"))
-        .iter()
-        .map(|c| c["id"].as_i64().expect("id"))
-        .collect()
 }
 
 #[tokio::test]

@@ -28,9 +28,10 @@ use super::{
 };
 use crate::{db::Db, time};
 
-/// Lanes run at once, at most: enough to overlap round trips, few enough
-/// not to crowd the table (or, locally, DynamoDB Local's two cores).
-pub const LANES_AT_ONCE: usize = 8;
+/// Lanes run at once, at most: enough to overlap round trips and, on a
+/// busy DynamoDB Local, to get the consumer its share of the database next
+/// to the requests; few enough to stay within one client's connections.
+pub const LANES_AT_ONCE: usize = 32;
 
 /// Background work on the table's changes. The consumer builds its handlers
 /// afresh for each batch, so a handler may keep caches for the batch with
@@ -57,12 +58,16 @@ pub trait Handler: Send + Sync {
     fn record(&self, change: &Change) -> (String, String) {
         (change.pk().to_string(), change.sk().to_string())
     }
-    /// Whether `change` may be passed over because `later`, a later change
-    /// of its lane in the same batch, does all that handling it would (a
-    /// handler that files a record from its latest image needs only the
-    /// last of a run of changes). Never, by default.
-    fn superseded_by(&self, _change: &Change, _later: &Change) -> bool {
-        false
+    /// Handles a lane's changes (one record's, in stream order) together,
+    /// where that costs less than one by one (the index reads and writes an
+    /// issue's document once for all of them); `None`: one by one, as by
+    /// default. An error parks them all, in order.
+    fn handle_run<'a>(
+        &'a self,
+        _db: &'a Db,
+        _changes: &'a [&'a Change],
+    ) -> Option<BoxFuture<'a, Result<(), crate::Error>>> {
+        None
     }
     /// Handles one change. An error parks the change for this handler
     /// (retried until it succeeds), so it must be idempotent: a change may
@@ -218,15 +223,30 @@ async fn lane_in_order(
 ) -> LaneDone {
     let mut out = LaneDone::default();
     let handler = lane.handler;
-    for (k, &i) in lane.changes.iter().enumerate() {
-        let change = &changes[i];
-        let later = &lane.changes[k + 1..];
-        if later
-            .iter()
-            .any(|&j| handler.superseded_by(change, &changes[j]))
-        {
-            continue;
+    if !held && lane.changes.len() > 1 {
+        let run: Vec<&Change> = lane.changes.iter().map(|&i| &changes[i]).collect();
+        if deadline.is_some_and(|at| Instant::now() >= at) {
+            out.stopped_at = lane.changes.first().copied();
+            return out;
         }
+        if let Some(done) = handler.handle_run(db, &run) {
+            let Err(e) = done.await else {
+                return out;
+            };
+            let mut failure = e.to_string();
+            for &i in &lane.changes {
+                if !park_one(db, handler, &changes[i], &failure).await {
+                    out.stopped_at = Some(i);
+                    return out;
+                }
+                out.parked += 1;
+                failure = BEHIND.to_string();
+            }
+            return out;
+        }
+    }
+    for &i in &lane.changes {
+        let change = &changes[i];
         if deadline.is_some_and(|at| Instant::now() >= at) {
             tracing::warn!(
                 seq = %unpad_seq(&change.seq),
@@ -236,29 +256,14 @@ async fn lane_in_order(
             return out;
         }
         let failure = if handler.ordered(change) && held {
-            "behind an earlier parked change of the same record".to_string()
+            BEHIND.to_string()
         } else {
             match handler.handle(db, change).await {
                 Ok(()) => continue,
                 Err(e) => e.to_string(),
             }
         };
-        // The error and where, never the item: images hold what users
-        // wrote.
-        tracing::warn!(
-            handler = handler.name(),
-            seq = %unpad_seq(&change.seq),
-            kind = change.kind.name(),
-            error = %failure,
-            "a stream handler's change is parked"
-        );
-        if let Err(e) = park::park(db, handler, change, &failure, time::now_ms()).await {
-            tracing::error!(
-                handler = handler.name(),
-                seq = %unpad_seq(&change.seq),
-                error = %e,
-                "a change could not be parked; the batch is delivered again from it"
-            );
+        if !park_one(db, handler, change, &failure).await {
             out.stopped_at = Some(i);
             return out;
         }
@@ -266,6 +271,34 @@ async fn lane_in_order(
         out.parked += 1;
     }
     out
+}
+
+/// Why a change that did not fail is parked.
+const BEHIND: &str = "behind an earlier parked change of the same record";
+
+/// Parks `change` for `handler`, which failed on it: whether it is parked
+/// (if not, the batch is delivered again from it).
+async fn park_one(db: &Db, handler: &dyn Handler, change: &Change, failure: &str) -> bool {
+    // The error and where, never the item: images hold what users wrote.
+    tracing::warn!(
+        handler = handler.name(),
+        seq = %unpad_seq(&change.seq),
+        kind = change.kind.name(),
+        error = %failure,
+        "a stream handler's change is parked"
+    );
+    match park::park(db, handler, change, failure, time::now_ms()).await {
+        Ok(()) => true,
+        Err(e) => {
+            tracing::error!(
+                handler = handler.name(),
+                seq = %unpad_seq(&change.seq),
+                error = %e,
+                "a change could not be parked; the batch is delivered again from it"
+            );
+            false
+        }
+    }
 }
 
 #[cfg(test)]
@@ -308,9 +341,21 @@ mod tests {
         fn ordered(&self, _change: &Change) -> bool {
             self.ordered
         }
-        /// "latest" handlers need only a record's last change.
-        fn superseded_by(&self, change: &Change, later: &Change) -> bool {
-            self.name == "latest" && change.keys == later.keys
+        /// "runs" handlers take a record's changes together.
+        fn handle_run<'a>(
+            &'a self,
+            _db: &'a Db,
+            changes: &'a [&'a Change],
+        ) -> Option<BoxFuture<'a, Result<(), crate::Error>>> {
+            (self.name == "runs").then(|| -> BoxFuture<'a, Result<(), crate::Error>> {
+                let seqs: Vec<String> = changes.iter().map(|c| unpad_seq(&c.seq)).collect();
+                let sk = changes[0].sk().to_string();
+                self.log
+                    .lock()
+                    .unwrap()
+                    .push((self.name, sk, seqs.join("+")));
+                Box::pin(async { Ok(()) })
+            })
         }
         fn handle<'a>(
             &'a self,
@@ -429,18 +474,18 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn a_change_a_later_one_supersedes_is_passed_over() {
+    async fn a_handler_may_take_a_records_changes_together() {
         let log = Log::default();
-        let latest: Vec<Box<dyn Handler>> = vec![Box::new(Fake {
-            name: "latest",
+        let runs: Vec<Box<dyn Handler>> = vec![Box::new(Fake {
+            name: "runs",
             prefix: "",
             fail_on: &[],
             ordered: false,
             log: log.clone(),
         })];
-        let done = dispatch(&db(), &batch(), &latest).await;
+        let done = dispatch(&db(), &batch(), &runs).await;
         assert_eq!(done, Dispatched::default());
-        assert_eq!(seen(&log), ["latest:a@3", "latest:b@2", "latest:d@4"]);
+        assert_eq!(seen(&log), ["runs:a@1+3", "runs:b@2", "runs:d@4"]);
     }
 
     #[tokio::test]

@@ -2,7 +2,7 @@
 //!
 //! Every change to the table (an item put, updated or deleted, with its
 //! image before and after) reaches the `stream` function through Lambda's
-//! event source mapping, in batches of up to 100 records of one shard, in
+//! event source mapping, in batches of up to 1,000 records of one shard, in
 //! the order they happened (under `make dev` and `make test` the local pump,
 //! tools/stream-pump, does what the mapping does). Work that need not finish
 //! inside a request hangs off it as [`Handler`]s: the function builds its

@@ -12,7 +12,7 @@ mod integrity;
 mod permissions;
 mod rules;
 
-use api_tests::{Api, Auth, IssueRepo, Reply, TestUser, issue_repo, table, unique};
+use api_tests::{Api, Auth, IssueRepo, Reply, TestUser, ids, issue_repo, table, unique};
 use aws_sdk_dynamodb::types::AttributeValue;
 use futures::future::join_all;
 use serde_json::{Value, json};
@@ -55,14 +55,6 @@ async fn list(r: &IssueRepo, path: &str, query: &str) -> Reply {
 /// Issue or pull request `n` as the owner sees it.
 async fn issue(r: &IssueRepo, n: i64) -> Value {
     r.get(n).await
-}
-
-fn ids(v: &Value) -> Vec<i64> {
-    v.as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c["id"].as_i64().unwrap())
-        .collect()
 }
 
 /// A number attribute of a stored item (read past the API), `None` when

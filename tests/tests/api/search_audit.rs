@@ -4,16 +4,8 @@
 //! (The cursor identity and the result window's `Link` are unit-tested in
 //! `shared::issues::search`.)
 
-use api_tests::{Api, Auth, settle, unique};
+use api_tests::{Api, Auth, numbers, settle, unique};
 use serde_json::{Value, json};
-
-fn numbers(body: &Value) -> Vec<i64> {
-    body.as_array()
-        .unwrap_or_else(|| panic!("a list: {body:?}"))
-        .iter()
-        .map(|i| i["number"].as_i64().expect("number"))
-        .collect()
-}
 
 /// A caller given more of an owner's private repositories than are read
 /// one by one (8) searches through the owner's private listing; a label

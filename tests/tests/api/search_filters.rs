@@ -4,7 +4,7 @@
 //! only what may be seen, the result window and deep pages. Every query
 //! names a mark no other test uses, so other tests' issues never match.
 
-use api_tests::{Api, Auth, Reply, TestUser, settle, unique};
+use api_tests::{Api, Auth, Reply, TestUser, numbers, settle, unique};
 use futures::{StreamExt, stream};
 use serde_json::{Value, json};
 
@@ -18,15 +18,6 @@ async fn search(api: &Api, auth: Auth<'_>, query: &str) -> Reply {
     let r = get(api, auth, &format!("/api/v1/repos/issues/search?{query}")).await;
     assert_eq!(r.status, 200, "{query}: {:?}", r.body);
     r
-}
-
-fn numbers(r: &Reply) -> Vec<i64> {
-    r.body
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|i| i["number"].as_i64().unwrap())
-        .collect()
 }
 
 async fn post(api: &Api, who: &TestUser, path: &str, body: Value) -> Value {
@@ -95,7 +86,7 @@ async fn q_matches_whole_words_in_titles_bodies_and_comments() {
         ("crash%20segfault", vec![]),
     ] {
         let r = search(&api, anyone, &q(words)).await;
-        assert_eq!(numbers(&r), want, "q={words}");
+        assert_eq!(numbers(&r.body), want, "q={words}");
         assert_eq!(r.total(), Some(want.len() as u64), "q={words}");
     }
     // Editing the comment moves its words; deleting it takes them away.
@@ -110,15 +101,15 @@ async fn q_matches_whole_words_in_titles_bodies_and_comments() {
         .await;
     assert_eq!(r.status, 200, "{:?}", r.body);
     assert_eq!(
-        numbers(&search(&api, anyone, &q("segfault")).await),
+        numbers(&search(&api, anyone, &q("segfault")).await.body),
         Vec::<i64>::new()
     );
     assert_eq!(
-        numbers(&search(&api, anyone, &q("fixed")).await),
+        numbers(&search(&api, anyone, &q("fixed")).await.body),
         vec![n[3]]
     );
     assert_eq!(
-        numbers(&search(&api, anyone, &q("parser")).await),
+        numbers(&search(&api, anyone, &q("parser")).await.body),
         vec![n[0]]
     );
     let r = api
@@ -131,13 +122,13 @@ async fn q_matches_whole_words_in_titles_bodies_and_comments() {
         .await;
     assert_eq!(r.status, 204);
     assert_eq!(
-        numbers(&search(&api, anyone, &q("fixed")).await),
+        numbers(&search(&api, anyone, &q("fixed")).await.body),
         Vec::<i64>::new()
     );
     // The same words filter a repository's own listing.
     settle().await;
     let r = get(&api, anyone, &format!("{path}?q=crash&state=all")).await;
-    assert_eq!((numbers(&r), r.total()), (vec![n[0]], Some(1)));
+    assert_eq!((numbers(&r.body), r.total()), (vec![n[0]], Some(1)));
 
     // Bounds, named.
     for (query, field) in [
@@ -189,12 +180,12 @@ async fn review_relations_update_windows_and_combinations() {
     let me = Auth::Token(&reviewer.token);
     let q = format!("q={mark}&type=pulls");
     let r = search(&api, me, &format!("{q}&review_requested=true")).await;
-    assert_eq!((numbers(&r), r.total()), (vec![asked], Some(1)));
+    assert_eq!((numbers(&r.body), r.total()), (vec![asked], Some(1)));
     let r = search(&api, me, &format!("{q}&reviewed=true")).await;
-    assert_eq!((numbers(&r), r.total()), (vec![done], Some(1)));
+    assert_eq!((numbers(&r.body), r.total()), (vec![done], Some(1)));
     // Anonymous callers have no relations: the flag is ignored.
     let r = search(&api, Auth::None, &format!("{q}&reviewed=true")).await;
-    assert_eq!(numbers(&r), vec![done, asked]);
+    assert_eq!(numbers(&r.body), vec![done, asked]);
 
     // Updated since / before a moment between two writes.
     let plain = api.new_issue(&owner, &repo, &format!("{mark} plain")).await;
@@ -212,9 +203,9 @@ async fn review_relations_update_windows_and_combinations() {
     assert_eq!(r.status, 201, "{:?}", r.body);
     let at = shared::time::render(between, shared::time::Zone::UTC);
     let r = search(&api, Auth::None, &format!("q={mark}&state=all&since={at}")).await;
-    assert_eq!((numbers(&r), r.total()), (vec![plain], Some(1)));
+    assert_eq!((numbers(&r.body), r.total()), (vec![plain], Some(1)));
     let r = search(&api, Auth::None, &format!("q={mark}&state=all&before={at}")).await;
-    assert_eq!(numbers(&r), vec![done, asked]);
+    assert_eq!(numbers(&r.body), vec![done, asked]);
     // Without text: the window alone, over a fresh owner's repository.
     let r = search(
         &api,
@@ -222,19 +213,19 @@ async fn review_relations_update_windows_and_combinations() {
         &format!("owner={}&state=all&since={at}", owner.name),
     )
     .await;
-    assert_eq!((numbers(&r), r.total()), (vec![plain], Some(1)));
+    assert_eq!((numbers(&r.body), r.total()), (vec![plain], Some(1)));
     // Combinations: a word and a kind; an owner and a state.
     let r = search(&api, Auth::None, &format!("q={mark}%20touched&type=issues")).await;
-    assert_eq!(numbers(&r), vec![plain]);
+    assert_eq!(numbers(&r.body), vec![plain]);
     let r = search(&api, Auth::None, &format!("q={mark}%20touched&type=pulls")).await;
-    assert_eq!(numbers(&r), Vec::<i64>::new());
+    assert_eq!(numbers(&r.body), Vec::<i64>::new());
     let r = search(
         &api,
         Auth::None,
         &format!("owner={}&state=closed&q={mark}", owner.name),
     )
     .await;
-    assert_eq!((numbers(&r), r.total()), (Vec::<i64>::new(), Some(0)));
+    assert_eq!((numbers(&r.body), r.total()), (Vec::<i64>::new(), Some(0)));
 }
 
 /// The message of a 400, with the name it repeats replaced.
@@ -402,7 +393,7 @@ async fn deep_pages_page_in_order_and_jumps_are_bounded() {
         let r = list(format!("labels=many&limit=50&page={page}")).await;
         assert_eq!(r.status, 200, "page {page}: {:?}", r.body);
         assert_eq!(r.total(), Some(ISSUES as u64), "page {page}");
-        let got = numbers(&r);
+        let got = numbers(&r.body);
         assert_eq!(got.len(), if page < 9 { 50 } else { 10 }, "page {page}");
         seen.extend(got);
     }
@@ -414,10 +405,10 @@ async fn deep_pages_page_in_order_and_jumps_are_bounded() {
     // Unfiltered, a deep page is cheap to reach at once, in the same order;
     // past the end, nothing is read.
     let r = list("limit=50&page=9".into()).await;
-    assert_eq!(numbers(&r), seen[400..].to_vec());
+    assert_eq!(numbers(&r.body), seen[400..].to_vec());
     let r = list("limit=50&page=4294967295".into()).await;
     assert_eq!(
-        (numbers(&r), r.total()),
+        (numbers(&r.body), r.total()),
         (Vec::<i64>::new(), Some(ISSUES as u64))
     );
     // Search answers its first 1,000 results only.

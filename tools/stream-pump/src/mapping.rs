@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 /// Records per invocation, at most (`BatchSize`).
-pub const BATCH_SIZE: usize = 100;
+pub const BATCH_SIZE: usize = 1000;
 
 /// An invocation's payload stays under Lambda's 6 MB.
 pub const MAX_PAYLOAD_BYTES: usize = 6_000_000;

@@ -280,9 +280,10 @@ mod tests {
     const NOW: SystemTime = SystemTime::UNIX_EPOCH;
 
     #[test]
-    fn batches_hold_at_most_100_records_and_stay_under_6_mb() {
-        let mut s = shard(250, 100);
-        assert_eq!(s.next_batch(NOW).1, 100);
+    fn batches_hold_at_most_1000_records_and_stay_under_6_mb() {
+        let mut s = shard(2500, 100);
+        assert_eq!(s.next_batch(NOW).1, BATCH_SIZE);
+        assert_eq!(BATCH_SIZE, 1000);
         // 13 records of 500 KB: 11 fit under 6 MB.
         let mut s2 = shard(13, 500_000);
         let (_, n) = s2.next_batch(NOW);

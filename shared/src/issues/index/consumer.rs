@@ -11,6 +11,7 @@ use futures::future::BoxFuture;
 use super::{
     apply,
     context::Cache,
+    doc::Doc,
     jobs, pending,
     refile::{Refile, read_issues},
 };
@@ -108,35 +109,9 @@ impl Handler for Indexer {
     /// parked, the other's later changes wait behind it, so a comment is
     /// neither counted before its issue is filed nor passed over.
     fn record(&self, change: &Change) -> (String, String) {
-        let of_issue = match subject(change.pk(), change.sk()) {
-            Some(Subject::Comment { repo_id }) => body(&change.new)
-                .or(body(&change.old))
-                .map(|(index, _)| keys::issue(repo_id, index)),
-            _ => None,
-        };
-        match of_issue {
+        match issue_of(change).map(|(repo_id, index)| keys::issue(repo_id, index)) {
             Some(key) => (db::text(&key, "pk").into(), db::text(&key, "sk").into()),
             None => (change.pk().to_string(), change.sk().to_string()),
-        }
-    }
-
-    /// An issue's write is passed over for a later write of it in the same
-    /// batch by the same writer: documents are derived from the later
-    /// image, and the later write's marks replaced this one's (a delete,
-    /// and another writer's write, which leaves this writer's mark, are
-    /// not such).
-    fn superseded_by(&self, change: &Change, later: &Change) -> bool {
-        let is_issue = matches!(
-            subject(change.pk(), change.sk()),
-            Some(Subject::Issue { .. })
-        );
-        match (&change.new, &later.new) {
-            (Some(now), Some(next)) => {
-                is_issue
-                    && change.keys == later.keys
-                    && db::text(now, pending::WRITER) == db::text(next, pending::WRITER)
-            }
-            _ => false,
         }
     }
 
@@ -147,9 +122,64 @@ impl Handler for Indexer {
     ) -> BoxFuture<'a, Result<(), crate::Error>> {
         Box::pin(async move { Ok(self.on(db, change).await?) })
     }
+
+    /// An issue's lane (its own and its comments' changes) at once.
+    fn handle_run<'a>(
+        &'a self,
+        db: &'a Db,
+        changes: &'a [&'a Change],
+    ) -> Option<BoxFuture<'a, Result<(), crate::Error>>> {
+        let of_issues = changes.iter().all(|c| issue_of(c).is_some());
+        of_issues.then(|| -> BoxFuture<'a, Result<(), crate::Error>> {
+            Box::pin(async move { Ok(self.issue_run(db, changes).await?) })
+        })
+    }
 }
 
 impl Indexer {
+    /// One issue's changes (its own and its comments', in stream order):
+    /// its document is read once, carried through each change, and written
+    /// once; then the writes' marks go, and a deleted issue's leftovers
+    /// start going.
+    async fn issue_run(&self, db: &Db, changes: &[&Change]) -> Result<(), DbError> {
+        let Some((repo_id, index)) = changes.first().and_then(|c| issue_of(c)) else {
+            return Ok(());
+        };
+        let filed = apply::load(db, repo_id, index).await?;
+        let mut now = filed.clone();
+        let mut writes = Vec::new();
+        let mut deleted = None;
+        for &change in changes {
+            let refile = Refile::new(&self.cache, Some(change.seq.as_str()));
+            if change.sk().starts_with(keys::COMMENT_PREFIX) {
+                now = comment(db, &refile, change, repo_id, now).await?;
+                continue;
+            }
+            let issue = change
+                .new
+                .clone()
+                .map(db::from_item::<IssueRecord>)
+                .transpose()?;
+            if issue.is_none() {
+                deleted = change.old.as_ref().map(|old| (change, old));
+            }
+            now = refile.next(db, repo_id, now, issue).await?;
+            writes.push(change);
+        }
+        if now != filed {
+            apply::apply(db, filed.as_ref(), now).await?;
+        }
+        if let Some((change, old)) = deleted {
+            // Deleted: what it leaves goes, a page at a time.
+            let comments = db::number(old, "comments").max(0);
+            let work = jobs::Work::Purge { index, comments };
+            let refile = Refile::new(&self.cache, Some(change.seq.as_str()));
+            jobs::start_repo(db, &refile, repo_id, &work).await?;
+        }
+        // The index holds these writes now: listings may read them there.
+        pending::clear(db, &writes, repo_id, index).await
+    }
+
     async fn on(&self, db: &Db, change: &Change) -> Result<(), DbError> {
         let Some(what) = subject(change.pk(), change.sk()) else {
             return Ok(());
@@ -157,24 +187,7 @@ impl Indexer {
         let own_partition = change.pk().starts_with("REPO#");
         let refile = Refile::new(&self.cache, own_partition.then_some(change.seq.as_str()));
         match what {
-            Subject::Issue { repo_id, index } => {
-                let issue = change
-                    .new
-                    .clone()
-                    .map(db::from_item::<IssueRecord>)
-                    .transpose()?;
-                let deleted = issue.is_none();
-                refile.run(db, repo_id, index, issue).await?;
-                if let (Some(old), true) = (&change.old, deleted) {
-                    // Deleted: what it leaves goes, a page at a time.
-                    let comments = db::number(old, "comments").max(0);
-                    let work = jobs::Work::Purge { index, comments };
-                    jobs::start_repo(db, &refile, repo_id, &work).await?;
-                }
-                // The index holds this write now: listings may read it there.
-                pending::clear(db, change, repo_id, index).await
-            }
-            Subject::Comment { repo_id } => comment(db, &refile, change, repo_id).await,
+            Subject::Issue { .. } | Subject::Comment { .. } => self.issue_run(db, &[change]).await,
             Subject::Repo { repo_id } => {
                 // Issue writes move its counters all the time; only a
                 // change of visibility or units, or its deletion, matters.
@@ -259,55 +272,63 @@ fn renamed(change: &Change, field: &str) -> bool {
     }
 }
 
-/// A comment's words move into or out of its issue's document.
+/// `now`, the document of a comment's issue, with the comment's words
+/// moved in or out by its change.
 async fn comment(
     db: &Db,
     refile: &Refile<'_>,
     change: &Change,
     repo_id: i64,
-) -> Result<(), DbError> {
+    now: Option<Doc>,
+) -> Result<Option<Doc>, DbError> {
     let (old, new) = (body(&change.old), body(&change.new));
     let Some(index) = new.or(old).map(|(index, _)| index) else {
-        return Ok(());
+        return Ok(now);
     };
     if old.map(|(_, b)| b) == new.map(|(_, b)| b) {
-        return Ok(());
+        return Ok(now);
     }
-    let current = match apply::load(db, repo_id, index).await? {
+    let mut d = match now {
         Some(d) => d,
         None => {
-            // Not filed yet (its issue's writes in this batch were passed
-            // over for a later one): filed now as it is, or gone.
+            // Not filed yet, or gone: filed now as it is.
             let issue = read_issues(db, repo_id, &[index])
                 .await?
                 .pop()
                 .and_then(|(_, issue)| issue);
-            if issue.is_none() {
-                return Ok(());
+            match refile.next(db, repo_id, None, issue).await? {
+                Some(d) => d,
+                None => return Ok(None),
             }
-            refile.run(db, repo_id, index, issue).await?;
-            let Some(d) = apply::load(db, repo_id, index).await? else {
-                return Ok(());
-            };
-            d
         }
     };
-    let counted = match current.cseq.as_str() {
-        "" => current.seq.as_str(),
+    let counted = match d.cseq.as_str() {
+        "" => d.seq.as_str(),
         cseq => cseq,
     };
     if counted >= change.seq.as_str() {
-        return Ok(());
+        return Ok(Some(d));
     }
-    let mut next = current.clone();
     if let Some((_, body)) = old {
-        next.count_comment(body, -1);
+        d.count_comment(body, -1);
     }
     if let Some((_, body)) = new {
-        next.count_comment(body, 1);
+        d.count_comment(body, 1);
     }
-    next.cseq = change.seq.clone();
-    apply::apply(db, Some(&current), Some(next)).await
+    d.cseq = change.seq.clone();
+    Ok(Some(d))
+}
+
+/// The issue (repository, number) a change is about, for an issue's or a
+/// comment's change.
+fn issue_of(change: &Change) -> Option<(i64, i64)> {
+    match subject(change.pk(), change.sk())? {
+        Subject::Issue { repo_id, index } => Some((repo_id, index)),
+        Subject::Comment { repo_id } => body(&change.new)
+            .or(body(&change.old))
+            .map(|(index, _)| (repo_id, index)),
+        _ => None,
+    }
 }
 
 /// A comment's issue number and body, as its image has them.
@@ -392,34 +413,6 @@ mod tests {
             issue
         );
         assert_eq!(indexer.record(&change(&issue.1, Some(3))), issue);
-        // A later write of the issue by the same writer supersedes one.
-        let write = |seq: &str, writer: Option<&str>| {
-            let image = writer.map(|w| {
-                let mut i = keys::issue(7, 3);
-                i.insert(pending::WRITER.into(), db::s(w));
-                i
-            });
-            Change {
-                seq: crate::stream::pad_seq(seq),
-                kind: crate::stream::ChangeKind::Modify,
-                keys: keys::issue(7, 3),
-                old: Some(keys::issue(7, 3)),
-                new: image,
-                at_ms: 0,
-            }
-        };
-        let (first, again) = (write("1", Some("ann")), write("2", Some("ann")));
-        assert!(indexer.superseded_by(&first, &again));
-        assert!(
-            !indexer.superseded_by(&first, &write("2", Some("bob"))),
-            "ann's mark of the first write stays: it is cleared by its own change"
-        );
-        assert!(
-            !indexer.superseded_by(&first, &write("2", None)),
-            "a delete"
-        );
-        let comment = change("COMMENT#00000000000000000009", Some(3));
-        assert!(!indexer.superseded_by(&comment, &comment));
         // Anything else keeps its own order.
         assert_eq!(
             indexer.record(&change("LABEL#00000000000000000005", None)),

@@ -17,6 +17,8 @@
 //! handed out again, so no later write replaces it), naming its writer in
 //! the token, since the deleted item cannot.
 
+use std::collections::BTreeMap;
+
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::{
@@ -95,49 +97,61 @@ fn writer_of(db: &Db) -> Option<String> {
     db.actor().map(|a| crate::name::fold(&a.name))
 }
 
-/// Takes away the marks of the write `change` reports, once the index
-/// holds it (the consumer calls this after filing the change). A mark a
-/// later write replaced stays.
-pub async fn clear(db: &Db, change: &Change, repo_id: i64, index: i64) -> Result<(), DbError> {
-    let (token, writer) = match &change.new {
-        Some(item) => (
-            db::text(item, TOKEN).to_string(),
-            db::text(item, WRITER).to_string(),
-        ),
-        // A delete's marks name their writer in the token.
-        None => match db.get(keys::index_pending(repo_id, index)).await? {
-            Some(mark) if db::text(&mark, "w").starts_with(DELETED) => {
-                let token = db::text(&mark, "w").to_string();
-                let writer = token
-                    .split_once(':')
-                    .map(|(_, w)| w.to_string())
-                    .unwrap_or_default();
-                (token, writer)
-            }
-            _ => return Ok(()),
-        },
-    };
-    if token.is_empty() {
-        return Ok(());
+/// Takes away the marks of the writes `changes` report (one issue's, in
+/// stream order), once the index holds them (the consumer calls this after
+/// filing them). A mark holds the last write that made it: the issue's
+/// mark its last write's token, each writer's mark that writer's last one,
+/// and each is taken away on condition it still does (a later write's
+/// mark stays).
+pub async fn clear(db: &Db, changes: &[&Change], repo_id: i64, index: i64) -> Result<(), DbError> {
+    let mut writes: Vec<(String, String)> = Vec::new();
+    for change in changes {
+        writes.push(match &change.new {
+            Some(item) => (
+                db::text(item, TOKEN).to_string(),
+                db::text(item, WRITER).to_string(),
+            ),
+            // A delete's marks name their writer in the token.
+            None => match db.get(keys::index_pending(repo_id, index)).await? {
+                Some(mark) if db::text(&mark, "w").starts_with(DELETED) => {
+                    let token = db::text(&mark, "w").to_string();
+                    let writer = token
+                        .split_once(':')
+                        .map(|(_, w)| w.to_string())
+                        .unwrap_or_default();
+                    (token, writer)
+                }
+                _ => continue,
+            },
+        });
     }
-    let mut marks = vec![keys::index_pending(repo_id, index)];
-    if !writer.is_empty() && writer != "-" {
-        marks.push(keys::index_pending_of_writer(&writer, repo_id, index));
+    let mut marks: Vec<(Item, String)> = Vec::new();
+    if let Some((token, _)) = writes.last().filter(|(t, _)| !t.is_empty()) {
+        marks.push((keys::index_pending(repo_id, index), token.clone()));
     }
-    let deletes = marks.into_iter().map(|key| {
-        let token = token.clone();
-        async move {
-            let done = db
-                .delete(|d| {
-                    d.set_key(Some(key))
-                        .condition_expression("w = :w")
-                        .expression_attribute_values(":w", db::s(token))
-                })
-                .await;
-            match done {
-                Err(DbError::ConditionFailed) => Ok(()),
-                other => other,
-            }
+    let mut by_writer: BTreeMap<&str, &str> = BTreeMap::new();
+    for (token, writer) in &writes {
+        if !token.is_empty() && !writer.is_empty() && writer != "-" {
+            by_writer.insert(writer, token);
+        }
+    }
+    for (writer, token) in by_writer {
+        marks.push((
+            keys::index_pending_of_writer(writer, repo_id, index),
+            token.to_string(),
+        ));
+    }
+    let deletes = marks.into_iter().map(|(key, token)| async move {
+        let done = db
+            .delete(|d| {
+                d.set_key(Some(key))
+                    .condition_expression("w = :w")
+                    .expression_attribute_values(":w", db::s(token))
+            })
+            .await;
+        match done {
+            Err(DbError::ConditionFailed) => Ok(()),
+            other => other,
         }
     });
     futures::future::try_join_all(deletes).await?;

@@ -41,35 +41,48 @@ impl<'a> Refile<'a> {
         issue: Option<IssueRecord>,
     ) -> Result<(), DbError> {
         let old = apply::load(db, repo_id, index).await?;
-        if let (Some(d), Some(seq)) = (&old, self.seq)
-            && d.seq.as_str() >= seq
-        {
-            return Ok(());
-        }
-        let new = match issue {
-            None => None,
-            Some(i) if old.as_ref().is_some_and(|d| d.version > i.version) => return Ok(()),
-            Some(i) => match self.cache.get(db, repo_id).await? {
-                // The repository is gone: its deletion's job drops the rest.
-                None => None,
-                Some(cx) => {
-                    let context = doc::Context {
-                        repo: &cx.facts,
-                        label_names: &cx.label_names,
-                        milestone_title: cx.milestone_titles.get(&i.milestone).map(String::as_str),
-                    };
-                    let mut d = Doc::derive(&i, &context, old.as_ref());
-                    if let Some(seq) = self.seq {
-                        d.seq = seq.to_string();
-                    }
-                    Some(d)
-                }
-            },
-        };
-        if old.is_none() && new.is_none() {
+        let new = self.next(db, repo_id, old.clone(), issue).await?;
+        if new == old {
             return Ok(());
         }
         apply::apply(db, old.as_ref(), new).await
+    }
+
+    /// What the document `filed` of an issue of a repository becomes with
+    /// this change: `issue` as it now is (`None`: gone), unless `filed`
+    /// already reflects this change or a later version of it.
+    pub async fn next(
+        &self,
+        db: &Db,
+        repo_id: i64,
+        filed: Option<Doc>,
+        issue: Option<IssueRecord>,
+    ) -> Result<Option<Doc>, DbError> {
+        if let (Some(d), Some(seq)) = (&filed, self.seq)
+            && d.seq.as_str() >= seq
+        {
+            return Ok(filed);
+        }
+        let Some(i) = issue else {
+            return Ok(None);
+        };
+        if filed.as_ref().is_some_and(|d| d.version > i.version) {
+            return Ok(filed);
+        }
+        // The repository is gone: its deletion's job drops the rest.
+        let Some(cx) = self.cache.get(db, repo_id).await? else {
+            return Ok(None);
+        };
+        let context = doc::Context {
+            repo: &cx.facts,
+            label_names: &cx.label_names,
+            milestone_title: cx.milestone_titles.get(&i.milestone).map(String::as_str),
+        };
+        let mut d = Doc::derive(&i, &context, filed.as_ref());
+        if let Some(seq) = self.seq {
+            d.seq = seq.to_string();
+        }
+        Ok(Some(d))
     }
 }
 

@@ -55,16 +55,6 @@ async fn list_pulls(r: &IssueRepo, auth: Auth<'_>, query: &str) -> Reply {
     r.api.call("GET", &path, auth, None).await
 }
 
-/// The numbers of a listed page, in order.
-fn numbers(page: &Reply) -> Vec<i64> {
-    page.body
-        .as_array()
-        .unwrap_or_else(|| panic!("a list: {:?}", page.body))
-        .iter()
-        .map(|p| p["number"].as_i64().expect("number"))
-        .collect()
-}
-
 async fn setup() -> (Api, TestUser, TestUser, String, String) {
     let api = Api::from_env();
     let owner = api.new_user("pown").await;
