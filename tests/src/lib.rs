@@ -116,7 +116,11 @@ pub async fn pump_stats() -> Value {
 /// The table the API serves, for tests that check what is stored (read
 /// directly, past the API).
 pub async fn table() -> (aws_sdk_dynamodb::Client, String) {
-    let config = shared::Config::from_env().expect("config from the environment");
+    // The consumer's timeouts: tests read past the API, whole tables
+    // even, while the emulator keeps DynamoDB Local busy.
+    let config = shared::Config::from_env()
+        .expect("config from the environment")
+        .background();
     let client = shared::db::connect(&config).await.retrying;
     (client, config.table_name)
 }

@@ -17,6 +17,25 @@ use crate::{
     time,
 };
 
+/// Keys to read, each once.
+#[derive(Default)]
+struct Wanted {
+    keys: Vec<Item>,
+    seen: HashSet<(String, String)>,
+}
+
+impl Wanted {
+    fn add(&mut self, key: Item) {
+        let id = (
+            db::text(&key, "pk").to_string(),
+            db::text(&key, "sk").to_string(),
+        );
+        if self.seen.insert(id) {
+            self.keys.push(key);
+        }
+    }
+}
+
 /// Users, labels and milestones referred to by a set of issues.
 #[derive(Default)]
 pub struct Lookup {
@@ -28,43 +47,53 @@ pub struct Lookup {
 impl Lookup {
     /// One batched read (100 keys a call, all in flight at once) for
     /// everything `issues` refer to.
-    /// A label id is looked up among the repository's labels and, for an
-    /// organisation's repository, the organisation's.
+    /// A label id is looked up among the repository's labels and, when it
+    /// is not one of them, the owner's (an organisation's labels): a
+    /// second read, only for such ids (a key read costs a unit whether or
+    /// not it is found).
     pub async fn load(
         db: &Db,
         repos: &HashMap<i64, RepoRecord>,
         issues: &[IssueRecord],
     ) -> Result<Self> {
-        let mut wanted: Vec<Item> = Vec::new();
-        let mut seen = HashSet::new();
-        let mut want = |k: Item, wanted: &mut Vec<Item>| {
-            let id = format!("{:?}{:?}", k.get("pk"), k.get("sk"));
-            if seen.insert(id) {
-                wanted.push(k);
-            }
-        };
+        let mut wanted = Wanted::default();
         for i in issues {
             for u in std::iter::once(&i.poster)
                 .chain(&i.assignees)
                 .chain(&i.review_requested)
             {
-                want(keys::owner(u), &mut wanted);
+                wanted.add(keys::owner(u));
             }
             for l in &i.labels {
-                want(keys::repo_label(i.repo_id, *l), &mut wanted);
-                if let Some(r) = repos.get(&i.repo_id) {
-                    want(keys::org_label(&r.owner, *l), &mut wanted);
-                }
+                wanted.add(keys::repo_label(i.repo_id, *l));
             }
             if i.milestone != 0 {
-                want(keys::milestone(i.repo_id, i.milestone), &mut wanted);
+                wanted.add(keys::milestone(i.repo_id, i.milestone));
             }
         }
-        // Strongly consistent: a label or milestone made just before the
-        // issue that carries it shows with it (see `db::Consistency`).
-        let found = db.batch_get_many(wanted, None, Consistency::Strong).await?;
         let mut out = Lookup::default();
-        for item in found {
+        out.read(db, wanted.keys).await?;
+        let mut of_owners = Wanted::default();
+        for i in issues {
+            let Some(r) = repos.get(&i.repo_id) else {
+                continue;
+            };
+            for l in i.labels.iter().filter(|l| !out.labels.contains_key(l)) {
+                of_owners.add(keys::org_label(&r.owner, *l));
+            }
+        }
+        out.read(db, of_owners.keys).await?;
+        Ok(out)
+    }
+
+    /// Reads `keys` into the lookup. Strongly consistent: a label or
+    /// milestone made just before the issue that carries it shows with it
+    /// (see `db::Consistency`).
+    async fn read(&mut self, db: &Db, wanted: Vec<Item>) -> Result<()> {
+        if wanted.is_empty() {
+            return Ok(());
+        }
+        for item in db.batch_get_many(wanted, None, Consistency::Strong).await? {
             let sk = item
                 .get("sk")
                 .and_then(|v| v.as_s().ok())
@@ -72,16 +101,16 @@ impl Lookup {
                 .unwrap_or_default();
             if sk == keys::PROFILE {
                 let u: UserRecord = db::from_item(item)?;
-                out.users.insert(crate::name::fold(&u.name), u);
+                self.users.insert(crate::name::fold(&u.name), u);
             } else if sk.starts_with(keys::LABEL_PREFIX) {
                 let l: LabelRecord = db::from_item(item)?;
-                out.labels.insert(l.id, l);
+                self.labels.insert(l.id, l);
             } else if sk.starts_with(keys::MILESTONE_PREFIX) {
                 let m: MilestoneRecord = db::from_item(item)?;
-                out.milestones.insert((m.repo_id, m.id), m);
+                self.milestones.insert((m.repo_id, m.id), m);
             }
         }
-        Ok(out)
+        Ok(())
     }
 
     /// A lookup of records the caller already holds (a create renders

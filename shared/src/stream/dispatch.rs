@@ -6,7 +6,8 @@
 //!
 //! Order is kept per handler and record ([`Handler::record`]), not across
 //! records: each handler's changes of one record form a lane, run in
-//! stream order, and up to [`LANES_AT_ONCE`] lanes run side by side. A
+//! stream order; a handler's lanes of one partition run one after the
+//! other, and up to [`LANES_AT_ONCE`] partitions side by side. A
 //! batch's round trips then overlap instead of adding up (one record after
 //! another, a batch of 100 changes took 280 to 365 sequential DynamoDB
 //! calls), as Lambda's `ParallelizationFactor` does per partition key.
@@ -28,9 +29,10 @@ use super::{
 };
 use crate::{db::Db, time};
 
-/// Lanes run at once, at most: enough to overlap round trips and, on a
-/// busy DynamoDB Local, to get the consumer its share of the database next
-/// to the requests; few enough to stay within one client's connections.
+/// Partitions whose lanes run at once, at most: enough to overlap round
+/// trips and, on a busy DynamoDB Local, to get the consumer its share of
+/// the database next to the requests; few enough to stay within one
+/// client's connections.
 pub const LANES_AT_ONCE: usize = 32;
 
 /// Background work on the table's changes. The consumer builds its handlers
@@ -126,6 +128,10 @@ pub async fn dispatch_until(
 /// order: positions in the batch.
 struct Lane<'h> {
     handler: &'h dyn Handler,
+    /// The handler's place in the list.
+    at: usize,
+    /// The partition of the record it keeps order by.
+    pk: String,
     queue: String,
     changes: Vec<usize>,
 }
@@ -143,6 +149,8 @@ fn lanes<'h>(changes: &[Change], handlers: &'h [Box<dyn Handler>]) -> Vec<Lane<'
             let lane = *at.entry((h, queue.clone())).or_insert_with(|| {
                 lanes.push(Lane {
                     handler: handler.as_ref(),
+                    at: h,
+                    pk: handler.record(change).0,
                     queue,
                     changes: Vec::new(),
                 });
@@ -152,6 +160,21 @@ fn lanes<'h>(changes: &[Change], handlers: &'h [Box<dyn Handler>]) -> Vec<Lane<'
         }
     }
     lanes
+}
+
+/// Lanes grouped by handler and partition, in the order of their first
+/// change.
+fn by_partition(lanes: Vec<Lane<'_>>) -> Vec<Vec<Lane<'_>>> {
+    let mut groups: Vec<Vec<Lane<'_>>> = Vec::new();
+    let mut at: HashMap<(usize, String), usize> = HashMap::new();
+    for lane in lanes {
+        let group = *at.entry((lane.at, lane.pk.clone())).or_insert_with(|| {
+            groups.push(Vec::new());
+            groups.len() - 1
+        });
+        groups[group].push(lane);
+    }
+    groups
 }
 
 /// What became of one lane: changes parked, and the first change it left
@@ -192,19 +215,31 @@ async fn in_order(
         }
     };
     let parked = &parked;
-    // Boxed, and made before they are streamed: the handlers' futures
-    // within them are deep types.
-    let runs: Vec<BoxFuture<'_, LaneDone>> = lanes
+    // One handler's lanes of one partition run one after the other (their
+    // writes share items, such as a repository's counters, and would
+    // collide as transactions); partitions run side by side. Boxed, and
+    // made before they are streamed: the handlers' futures within them are
+    // deep types.
+    let runs: Vec<BoxFuture<'_, Vec<LaneDone>>> = by_partition(lanes)
         .into_iter()
-        .map(|lane| {
-            let held = parked.holds(&lane.queue);
-            Box::pin(lane_in_order(db, changes, lane, held, deadline)) as BoxFuture<'_, LaneDone>
+        .map(|group| {
+            Box::pin(async move {
+                let mut done = Vec::new();
+                for lane in group {
+                    let held = parked.holds(&lane.queue);
+                    done.push(lane_in_order(db, changes, lane, held, deadline).await);
+                }
+                done
+            }) as BoxFuture<'_, Vec<LaneDone>>
         })
         .collect();
     let done: Vec<LaneDone> = futures::stream::iter(runs)
         .buffer_unordered(LANES_AT_ONCE)
-        .collect()
-        .await;
+        .collect::<Vec<_>>()
+        .await
+        .into_iter()
+        .flatten()
+        .collect();
     out.parked = done.iter().map(|d| d.parked).sum();
     if let Some(i) = done.iter().filter_map(|d| d.stopped_at).min() {
         out.failed = vec![unpad_seq(&changes[i].seq)];
