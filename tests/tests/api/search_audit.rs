@@ -5,7 +5,7 @@
 //! `shared::issues::search`.)
 
 use api_tests::{Api, Auth, numbers, settle, unique};
-use serde_json::{Value, json};
+use serde_json::json;
 
 /// A caller given more of an owner's private repositories than are read
 /// one by one (8) searches through the owner's private listing; a label

@@ -479,7 +479,7 @@ fn marks_of_filed_writes_go_and_those_of_pending_ones_stay() {
     // A writer's mark whose repository's mark a later write replaced.
     items.push(keyed(
         "OWNER#p",
-        &text(&keys::index_pending_of_writer("p", 1, 1), "sk").to_string(),
+        text(&keys::index_pending_of_writer("p", 1, 1), "sk"),
         &[("w", s("older"))],
     ));
     let got = keys_and_fixes(found(items.clone()));

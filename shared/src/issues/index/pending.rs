@@ -20,6 +20,7 @@
 use std::collections::BTreeMap;
 
 use aws_sdk_dynamodb::types::AttributeValue;
+use futures::{StreamExt, TryStreamExt};
 
 use crate::{
     db::{self, Db, DbError, Item, Tx, keys},
@@ -154,9 +155,17 @@ pub async fn clear(db: &Db, changes: &[&Change], repo_id: i64, index: i64) -> Re
             other => other,
         }
     });
-    futures::future::try_join_all(deletes).await?;
+    // One per writer of the run (a batch holds up to 1,000 changes): a few
+    // at a time, not all at once.
+    futures::stream::iter(deletes)
+        .buffer_unordered(CLEARS_AT_ONCE)
+        .try_collect::<Vec<()>>()
+        .await?;
     Ok(())
 }
+
+/// Marks deleted at once by one run.
+const CLEARS_AT_ONCE: usize = 8;
 
 /// At most this many marks are laid over one listing: past that the index
 /// is too far behind to serve it (503, retry shortly).
