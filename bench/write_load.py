@@ -22,7 +22,7 @@ its repositories. Every loop is bounded by the run's deadline, every
 request by a timeout, and it only talks to loopback.
 
 Usage: write_load.py [--clients 30] [--duration 600] [--repos 10]
-                     [--comments 2] [--sample 5] [--check-data]
+                     [--comments 2] [--sample 5] [--warmup 30] [--check-data]
   API_URL       make dev's address (default http://127.0.0.1:9000)
   PUMP_URL      the pump's status API (default: .local/pump-url, which
                 make dev writes, else the last start in
@@ -336,12 +336,15 @@ def main():
     ap.add_argument("--repos", type=int, default=10, help="repositories the clients share")
     ap.add_argument("--comments", type=int, default=2, help="comments after each create")
     ap.add_argument("--sample", type=int, default=5, help="offer every Nth create of a client to the q sampler")
+    ap.add_argument("--warmup", type=float, default=30,
+                    help="seconds of load before the measured run (not counted)")
     ap.add_argument("--settle-wait", type=float, default=1800,
                     help="seconds to wait at most, after the load, for the stream pump to catch up")
     ap.add_argument("--check-data", action="store_true", help="run make check-data at the end")
     args = ap.parse_args()
     if not (1 <= args.clients <= 200 and 0 < args.duration <= 24 * 3600 and 1 <= args.repos <= 100
-            and 0 <= args.comments <= 20 and args.sample >= 1 and 0 <= args.settle_wait <= 6 * 3600):
+            and 0 <= args.comments <= 20 and args.sample >= 1 and 0 <= args.settle_wait <= 6 * 3600
+            and 0 <= args.warmup <= 600):
         sys.exit("out of bounds: 1-200 clients, up to 24 h, 1-100 repos, 0-20 comments")
 
     api_url = loopback_only(os.environ.get("API_URL", "http://127.0.0.1:9000").rstrip("/"))
@@ -357,6 +360,25 @@ def main():
     targets = setup(api, admin, args.repos, tag)
     print("set up %d users and repositories (load%s..), %d clients for %.0f s against %s"
           % (len(targets), tag, args.clients, args.duration, api_url), flush=True)
+
+    if args.warmup > 0:
+        # `cargo lambda watch` starts a function's instances as requests
+        # queue for them (seconds each, one at a time): the first requests
+        # wait behind those starts, some past the clients' timeout. The
+        # run measures the stack once it runs, as on AWS after a minute.
+        warm_stats = Stats()
+        warm_api = Api(api_url + "/api/v1", warm_stats)
+        warm_until = time.monotonic() + args.warmup
+        warm = [threading.Thread(target=client, daemon=True, args=(
+            n, warm_api, targets[n % len(targets)], warm_until, args.comments, 10 ** 9, None, [0, 0]))
+            for n in range(args.clients)]
+        for t in warm:
+            t.start()
+        for t in warm:
+            t.join(timeout=args.warmup + 2 * REQUEST_TIMEOUT_S)
+        print("warmed up for %.0f s: %d requests, %d not answered in time"
+              % (args.warmup, warm_stats.count(), warm_stats.count(pred=lambda s: not isinstance(s, int))),
+              flush=True)
 
     start = time.monotonic()
     deadline = start + args.duration

@@ -9,15 +9,16 @@ use aws_sdk_dynamodb::{
     operation::transact_write_items::TransactWriteItemsError,
 };
 
+use super::Item;
+
 #[derive(Debug, thiserror::Error)]
 pub enum DbError {
     /// A single-item condition expression was false.
     #[error("condition check failed")]
     ConditionFailed,
-    /// A transaction was cancelled; one reason code per item, in order
-    /// (`"None"` for items that were fine).
+    /// A transaction was cancelled: why, item by item.
     #[error("transaction cancelled: {0:?}")]
-    Cancelled(Vec<String>),
+    Cancelled(Reasons),
     /// Another transaction held the items; retried before this is returned.
     #[error("transaction conflict")]
     TransactionConflict,
@@ -63,14 +64,40 @@ pub enum DbError {
     Decode(String),
 }
 
+/// Why a transaction was cancelled: one reason code per item, in order
+/// (`"None"` for items that were fine), and for a conditional update whose
+/// condition failed, the item as it was then. Shown by its codes only (an
+/// item may hold what a log must not).
+#[derive(Clone, Default, PartialEq)]
+pub struct Reasons {
+    pub codes: Vec<String>,
+    pub old: Vec<Option<Item>>,
+}
+
+impl std::fmt::Debug for Reasons {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.codes.fmt(f)
+    }
+}
+
 impl DbError {
     /// Index of the first transaction item whose condition failed.
     pub fn failed_condition(&self) -> Option<usize> {
         match self {
-            DbError::Cancelled(reasons) => {
-                reasons.iter().position(|r| r == "ConditionalCheckFailed")
-            }
+            DbError::Cancelled(reasons) => reasons
+                .codes
+                .iter()
+                .position(|r| r == "ConditionalCheckFailed"),
             DbError::ConditionFailed => Some(0),
+            _ => None,
+        }
+    }
+
+    /// The item at position `at` of a cancelled transaction as it was,
+    /// where its condition failed (conditional updates return it).
+    pub fn old_item(&self, at: usize) -> Option<&Item> {
+        match self {
+            DbError::Cancelled(reasons) => reasons.old.get(at)?.as_ref(),
             _ => None,
         }
     }
@@ -147,6 +174,11 @@ pub(crate) fn from_transact(e: SdkError<TransactWriteItemsError>) -> DbError {
             .iter()
             .map(|r| r.code().unwrap_or("None").to_string())
             .collect();
+        let old: Vec<Option<Item>> = c
+            .cancellation_reasons()
+            .iter()
+            .map(|r| r.item().cloned())
+            .collect();
         if reasons.iter().any(|r| r == "TransactionConflict") {
             return DbError::TransactionConflict;
         }
@@ -165,7 +197,10 @@ pub(crate) fn from_transact(e: SdkError<TransactWriteItemsError>) -> DbError {
                 };
             }
         }
-        return DbError::Cancelled(reasons);
+        return DbError::Cancelled(Reasons {
+            codes: reasons,
+            old,
+        });
     }
     from_sdk(e, Op::Write)
 }

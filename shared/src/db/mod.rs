@@ -52,7 +52,7 @@ use batch::backoff;
 pub use cleanup::{CLEANUP_BUDGET, cleanup};
 pub use connect::{Clients, connect};
 use consumed::Consumed;
-pub use error::DbError;
+pub use error::{DbError, Reasons};
 use error::{Op, from_sdk, from_transact};
 pub use metrics::{Metrics, MetricsSnapshot};
 use request::RequestState;
@@ -459,7 +459,7 @@ impl Db {
                 }
                 Err(DbError::Cancelled(reasons))
                     if marker.is_some()
-                        && reasons.get(marker_at).map(String::as_str)
+                        && reasons.codes.get(marker_at).map(String::as_str)
                             == Some("ConditionalCheckFailed") =>
                 {
                     return Err(DbError::Superseded);

@@ -7,7 +7,8 @@
 use std::sync::Arc;
 
 use aws_sdk_dynamodb::types::{
-    AttributeValue, ConditionCheck, Delete, Put, TransactWriteItem, Update,
+    AttributeValue, ConditionCheck, Delete, Put, ReturnValuesOnConditionCheckFailure,
+    TransactWriteItem, Update,
 };
 
 use super::{Action, DbError, Item, Permission, size};
@@ -37,6 +38,11 @@ impl Tx {
 
     pub fn is_empty(&self) -> bool {
         self.items.is_empty()
+    }
+
+    /// Appends `other`'s writes (on the same table) after these.
+    pub fn extend(&mut self, other: Tx) {
+        self.items.extend(other.items);
     }
 
     fn put_with(&mut self, item: Item, condition: Option<&str>) -> Result<&mut Self, DbError> {
@@ -223,11 +229,16 @@ impl Tx {
                 bytes: written,
             });
         }
+        // A failed condition hands the item back as it was (at no cost):
+        // the caller may retry from it without reading it again.
         let mut u = Update::builder()
             .table_name(&*self.table)
             .set_key(Some(key))
             .update_expression(expression)
-            .set_condition_expression(condition.map(str::to_owned));
+            .set_condition_expression(condition.map(str::to_owned))
+            .set_return_values_on_condition_check_failure(
+                condition.map(|_| ReturnValuesOnConditionCheckFailure::AllOld),
+            );
         for (placeholder, name) in names {
             u = u.expression_attribute_names(*placeholder, *name);
         }

@@ -1,14 +1,15 @@
 //! Creating an issue or pull request. The number is the repository's
 //! `last_index + 1`, claimed in the same transaction that writes the issue
 //! and moves every counter, on condition that `last_index` did not move
-//! meanwhile; a lost race re-reads and tries again. So numbers start at 1,
+//! meanwhile; a lost race tries again from the counters the failure handed
+//! back (one round trip each, no read). So numbers start at 1,
 //! are never reused, and a failed create leaves no gap.
 
 use std::time::Duration;
 
 use super::{Error, IssueRecord, Result, add_counter_moves, index, mentions};
 use crate::{
-    db::{Db, DbError},
+    db::{self, Db, DbError},
     repos, time,
 };
 
@@ -84,9 +85,14 @@ pub async fn create(db: &Db, repo_id: i64, new: NewIssue, claim: Claim) -> Resul
     };
     let write = index::pending::Write::new(db);
     rec.written_by(&write);
+    // The number another create took, as its failed condition showed it.
+    let mut taken: Option<i64> = None;
     for attempt in 0..ATTEMPTS {
         if attempt > 0 {
-            last_index = repos::stats(db, repo_id).await?.last_index;
+            last_index = match taken.take() {
+                Some(n) => n,
+                None => repos::stats(db, repo_id).await?.last_index,
+            };
         }
         let last = last_index;
         rec.index = last + 1;
@@ -100,7 +106,13 @@ pub async fn create(db: &Db, repo_id: i64, new: NewIssue, claim: Claim) -> Resul
             Err(e)
                 if e.failed_condition() == Some(0) || matches!(e, DbError::TransactionConflict) =>
             {
-                // Another create took this number: wait a little, re-read.
+                // Another create took this number: wait a little, try the
+                // next (the counters' item came back with the failure; else
+                // it is read again).
+                taken = e
+                    .old_item(0)
+                    .map(|i| db::number(i, "last_index"))
+                    .filter(|&n| n > last);
                 let jitter = rand::random::<u64>() % (5 + 5 * u64::from(attempt.min(10)));
                 tokio::time::sleep(Duration::from_millis(jitter)).await;
             }

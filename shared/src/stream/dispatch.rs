@@ -6,8 +6,9 @@
 //!
 //! Order is kept per handler and record ([`Handler::record`]), not across
 //! records: each handler's changes of one record form a lane, run in
-//! stream order; a handler's lanes of one partition run one after the
-//! other, and up to [`LANES_AT_ONCE`] partitions side by side. A
+//! stream order; a handler's lanes of one partition run up to
+//! [`LANES_PER_PARTITION`] at once, and up to [`LANES_AT_ONCE`]
+//! partitions side by side. A
 //! batch's round trips then overlap instead of adding up (one record after
 //! another, a batch of 100 changes took 280 to 365 sequential DynamoDB
 //! calls), as Lambda's `ParallelizationFactor` does per partition key.
@@ -35,6 +36,12 @@ use crate::{db::Db, time};
 /// client's connections.
 pub const LANES_AT_ONCE: usize = 32;
 
+/// Lanes of one partition run at once, at most: as many as an owner's
+/// index counters have shards, which the index spreads consecutive issue
+/// numbers over (one at a time, a burst of creates in one repository
+/// outran the consumer: a transaction's round trip per issue).
+pub const LANES_PER_PARTITION: usize = 4;
+
 /// Background work on the table's changes. The consumer builds its handlers
 /// afresh for each batch, so a handler may keep caches for the batch with
 /// interior mutability. Its changes of different records are handled side
@@ -59,6 +66,13 @@ pub trait Handler: Send + Sync {
     /// its issue's document).
     fn record(&self, change: &Change) -> (String, String) {
         (change.pk().to_string(), change.sk().to_string())
+    }
+    /// Reads ahead, once per batch, what the handler's lanes will need
+    /// (`changes`: the batch's changes it wants), so that they need not
+    /// each read it in turn. It cannot fail: what it could not read, the
+    /// lanes read themselves.
+    fn prepare<'a>(&'a self, _db: &'a Db, _changes: &'a [&'a Change]) -> BoxFuture<'a, ()> {
+        Box::pin(async {})
     }
     /// Handles a lane's changes (one record's, in stream order) together,
     /// where that costs less than one by one (the index reads and writes an
@@ -215,21 +229,30 @@ async fn in_order(
         }
     };
     let parked = &parked;
-    // One handler's lanes of one partition run one after the other (their
-    // writes share items, such as a repository's counters, and would
-    // collide as transactions); partitions run side by side. Boxed, and
+    // Each handler's read-ahead for its lanes, all at once.
+    let wanted: Vec<Vec<&Change>> = handlers
+        .iter()
+        .map(|h| changes.iter().filter(|c| h.wants(c)).collect())
+        .collect();
+    futures::future::join_all(handlers.iter().zip(&wanted).map(|(h, w)| h.prepare(db, w))).await;
+    // One handler's lanes of one partition run a few at a time (their
+    // writes share items, such as an owner's counters, and would collide
+    // as transactions); partitions run side by side. Boxed, and
     // made before they are streamed: the handlers' futures within them are
     // deep types.
     let runs: Vec<BoxFuture<'_, Vec<LaneDone>>> = by_partition(lanes)
         .into_iter()
         .map(|group| {
             Box::pin(async move {
-                let mut done = Vec::new();
+                let mut lanes: Vec<BoxFuture<'_, LaneDone>> = Vec::new();
                 for lane in group {
                     let held = parked.holds(&lane.queue);
-                    done.push(lane_in_order(db, changes, lane, held, deadline).await);
+                    lanes.push(Box::pin(lane_in_order(db, changes, lane, held, deadline)));
                 }
-                done
+                futures::stream::iter(lanes)
+                    .buffer_unordered(LANES_PER_PARTITION)
+                    .collect::<Vec<_>>()
+                    .await
             }) as BoxFuture<'_, Vec<LaneDone>>
         })
         .collect();

@@ -1,17 +1,34 @@
-//! Writing a change of an issue's document: the listings it joins, then
-//! the document itself with the counts it moves (one transaction, on
-//! condition that nobody replaced the document meanwhile), then the
-//! listings it leaves. A failure anywhere leaves at worst entries that
+//! Writing a change of an issue's document: the listings it joins and
+//! leaves, the document itself with the counts it moves (on condition that
+//! nobody replaced the document meanwhile), and the marks of the writes it
+//! files ([`pending`]). Where they fit in one transaction, they are one
+//! call; a mark that a later write took over stays, and the rest is
+//! written again without it. Past a transaction's items, the listings it
+//! joins go first, then the document and counts, then the listings it
+//! leaves and the marks. A failure there leaves at worst entries that
 //! point at an issue the document no longer lists there: readers check
 //! every candidate against its document, so such an entry is skipped,
 //! never shown, and `check-data` removes it. A change delivered again
 //! computes no difference and writes nothing.
 
-use super::{counts, doc::Doc, lists};
-use crate::db::{self, Db, DbError, keys};
+use super::{
+    counts,
+    doc::Doc,
+    lists,
+    pending::{self, Mark},
+};
+use std::collections::{HashMap, HashSet};
 
-/// Replaces `old` (as read) by `new`; either may be absent.
-pub async fn apply(db: &Db, old: Option<&Doc>, new: Option<Doc>) -> Result<(), DbError> {
+use crate::db::{self, Consistency, Db, DbError, Tx, keys};
+
+/// Replaces `old` (as read) by `new`, either of which may be absent, and
+/// takes away `marks`.
+pub async fn apply(
+    db: &Db,
+    old: Option<&Doc>,
+    new: Option<Doc>,
+    marks: Vec<Mark>,
+) -> Result<(), DbError> {
     let before = old.map(lists::entries).unwrap_or_default();
     let after = new.as_ref().map(lists::entries).unwrap_or_default();
     let joins: Vec<_> = after
@@ -22,30 +39,71 @@ pub async fn apply(db: &Db, old: Option<&Doc>, new: Option<Doc>) -> Result<(), D
         .difference(&after)
         .map(|(pk, sk)| keys::key(pk, sk))
         .collect();
+    let mut document = db.tx();
+    if !write_document(&mut document, old, new)? {
+        return pending::clear(db, marks).await;
+    }
+    if joins.len() + document.len() + leaves.len() + marks.len() <= db.transaction_limit() {
+        let mut tx = db.tx();
+        for item in joins {
+            tx.put(item)?;
+        }
+        tx.extend(document);
+        for key in leaves {
+            tx.delete(key)?;
+        }
+        return with_marks(db, tx, marks).await;
+    }
     db.batch_put(joins).await?;
+    db.transact(document).await?;
+    db.batch_delete(leaves).await?;
+    pending::clear(db, marks).await
+}
 
-    let mut tx = db.tx();
+/// Adds the document's write and the counts it moves to `tx`; `false`
+/// when there is nothing to write (neither was filed).
+fn write_document(tx: &mut Tx, old: Option<&Doc>, new: Option<Doc>) -> Result<bool, DbError> {
     let (condition, values) = match old {
         Some(d) => ("rev = :rev", vec![(":rev", db::n(d.rev))]),
         None => ("attribute_not_exists(pk)", vec![]),
     };
-    match &new {
+    let moved = counts::deltas(old, new.as_ref());
+    let spread = new.as_ref().or(old).map_or(0, |d| d.index);
+    match new {
         Some(d) => {
             let stored = Doc {
                 rev: old.map_or(1, |o| o.rev + 1),
-                ..d.clone()
+                ..d
             };
             tx.put_if(stored.to_item()?, condition, &values)?;
         }
         None => {
-            let Some(d) = old else { return Ok(()) };
+            let Some(d) = old else { return Ok(false) };
             tx.delete_if(keys::index_doc(d.repo_id, d.index), condition, &values)?;
         }
     }
-    counts::add(&mut tx, &counts::deltas(old, new.as_ref()))?;
-    db.transact(tx).await?;
+    counts::add(tx, &moved, spread)?;
+    Ok(true)
+}
 
-    db.batch_delete(leaves).await
+/// Commits `tx` with the deletes of `marks` added. A mark whose condition
+/// fails was taken over by a later write, which keeps it: the rest is
+/// committed without it (at most one more call per mark).
+async fn with_marks(db: &Db, tx: Tx, mut marks: Vec<Mark>) -> Result<(), DbError> {
+    loop {
+        let mut all = tx.clone();
+        for mark in &marks {
+            mark.delete_in(&mut all)?;
+        }
+        let failed = match db.transact(all).await {
+            Ok(()) => return Ok(()),
+            Err(e) => match e.failed_condition().and_then(|i| i.checked_sub(tx.len())) {
+                Some(m) if m < marks.len() => m,
+                _ => return Err(e),
+            },
+        };
+        marks.remove(failed);
+    }
 }
 
 /// An issue's document, strongly consistent (it decides a write).
@@ -54,4 +112,22 @@ pub async fn load(db: &Db, repo_id: i64, index: i64) -> Result<Option<Doc>, DbEr
         .await?
         .map(Doc::from_item)
         .transpose()
+}
+
+/// The documents of `issues`, strongly consistent, in one read per hundred:
+/// each issue's, or `None` where it has none.
+pub async fn load_many(
+    db: &Db,
+    issues: &HashSet<(i64, i64)>,
+) -> Result<HashMap<(i64, i64), Option<Doc>>, DbError> {
+    let keys = issues
+        .iter()
+        .map(|&(repo_id, index)| keys::index_doc(repo_id, index))
+        .collect();
+    let mut out: HashMap<_, Option<Doc>> = issues.iter().map(|&k| (k, None)).collect();
+    for item in db.batch_get_many(keys, None, Consistency::Strong).await? {
+        let d = Doc::from_item(item)?;
+        out.insert((d.repo_id, d.index), Some(d));
+    }
+    Ok(out)
 }

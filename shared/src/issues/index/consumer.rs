@@ -6,6 +6,11 @@
 //! each document remembers the position of the last change applied and
 //! skips one delivered again.
 
+use std::{
+    collections::{HashMap, HashSet},
+    sync::Mutex,
+};
+
 use futures::future::BoxFuture;
 
 use super::{
@@ -90,10 +95,13 @@ fn subject(pk: &str, sk: &str) -> Option<Subject> {
 }
 
 /// The search index's stream handler (one per batch: it remembers the
-/// repositories it read).
+/// repositories it read, and the documents it read ahead).
 #[derive(Default)]
 pub struct Indexer {
     cache: Cache,
+    /// The batch's issues' documents, read at once before its lanes
+    /// (`None`: not filed); each lane takes its own.
+    docs: Mutex<HashMap<(i64, i64), Option<Doc>>>,
 }
 
 impl Handler for Indexer {
@@ -123,6 +131,22 @@ impl Handler for Indexer {
         Box::pin(async move { Ok(self.on(db, change).await?) })
     }
 
+    /// The documents of the batch's issues, in one read per hundred.
+    fn prepare<'a>(&'a self, db: &'a Db, changes: &'a [&'a Change]) -> BoxFuture<'a, ()> {
+        Box::pin(async move {
+            let issues: HashSet<(i64, i64)> = changes.iter().filter_map(|c| issue_of(c)).collect();
+            if issues.is_empty() {
+                return;
+            }
+            match apply::load_many(db, &issues).await {
+                Ok(docs) => *self.docs.lock().unwrap_or_else(|p| p.into_inner()) = docs,
+                Err(e) => {
+                    tracing::warn!(error = %e, "documents not read ahead; each lane reads its own")
+                }
+            }
+        })
+    }
+
     /// An issue's lane (its own and its comments' changes) at once.
     fn handle_run<'a>(
         &'a self,
@@ -145,7 +169,32 @@ impl Indexer {
         let Some((repo_id, index)) = changes.first().and_then(|c| issue_of(c)) else {
             return Ok(());
         };
+        let ahead = self
+            .docs
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(&(repo_id, index));
+        if let Some(filed) = ahead {
+            match self.file(db, changes, repo_id, index, filed).await {
+                // Rewritten since it was read ahead (a job of the batch):
+                // read it again.
+                Err(e) if e.failed_condition().is_some() => {}
+                done => return done,
+            }
+        }
         let filed = apply::load(db, repo_id, index).await?;
+        self.file(db, changes, repo_id, index, filed).await
+    }
+
+    /// [`Self::issue_run`] from the document `filed`, as read.
+    async fn file(
+        &self,
+        db: &Db,
+        changes: &[&Change],
+        repo_id: i64,
+        index: i64,
+        filed: Option<Doc>,
+    ) -> Result<(), DbError> {
         let mut now = filed.clone();
         let mut writes = Vec::new();
         let mut deleted = None;
@@ -166,8 +215,13 @@ impl Indexer {
             now = refile.next(db, repo_id, now, issue).await?;
             writes.push(change);
         }
+        // The index holds these writes once the document is written: their
+        // marks go with it, and listings read the index for them.
+        let marks = pending::marks(db, &writes, repo_id, index).await?;
         if now != filed {
-            apply::apply(db, filed.as_ref(), now).await?;
+            apply::apply(db, filed.as_ref(), now, marks).await?;
+        } else {
+            pending::clear(db, marks).await?;
         }
         if let Some((change, old)) = deleted {
             // Deleted: what it leaves goes, a page at a time.
@@ -176,8 +230,7 @@ impl Indexer {
             let refile = Refile::new(&self.cache, Some(change.seq.as_str()));
             jobs::start_repo(db, &refile, repo_id, &work).await?;
         }
-        // The index holds these writes now: listings may read them there.
-        pending::clear(db, &writes, repo_id, index).await
+        Ok(())
     }
 
     async fn on(&self, db: &Db, change: &Change) -> Result<(), DbError> {

@@ -1,7 +1,7 @@
 //! Exact counts of the global and owner listings, by kind and state:
 //! `X-Total-Count` of a search that reads them unfiltered. Each scope's
-//! counts are spread over a few items (`ADD` to one at random, readers sum
-//! them all), moved in the same transaction as the document that counts,
+//! counts are spread over a few items (`ADD` to the one the issue's number
+//! picks, readers sum them all), moved in the same transaction as the document that counts,
 //! so a change delivered twice is counted once.
 
 use std::collections::{BTreeMap, HashMap};
@@ -13,6 +13,9 @@ use crate::db::{self, Consistency, Db, DbError, Item, Tx, keys};
 pub const GLOBAL_SHARDS: i64 = 8;
 /// Items per owner scope.
 pub const OWNER_SHARDS: i64 = 4;
+
+// The consumer's concurrent lanes of one repository take different shards.
+const _: () = assert!(crate::stream::dispatch::LANES_PER_PARTITION as i64 <= OWNER_SHARDS);
 
 fn shards(scope: &Scope) -> i64 {
     if scope.sharded() {
@@ -56,8 +59,15 @@ pub fn deltas(old: Option<&Doc>, new: Option<&Doc>) -> BTreeMap<(String, &'stati
     out
 }
 
-/// Adds `deltas` to `tx`, one item per scope (a random shard of it).
-pub fn add(tx: &mut Tx, deltas: &BTreeMap<(String, &'static str), i64>) -> Result<(), DbError> {
+/// Adds `deltas` to `tx`, one item per scope: the shard `spread` picks
+/// (the issue's number: the consumer files a repository's issues a few at
+/// a time, and consecutive numbers take different shards instead of
+/// colliding on one).
+pub fn add(
+    tx: &mut Tx,
+    deltas: &BTreeMap<(String, &'static str), i64>,
+    spread: i64,
+) -> Result<(), DbError> {
     let mut by_scope: BTreeMap<&str, Vec<(&str, i64)>> = BTreeMap::new();
     for ((scope, name), n) in deltas {
         by_scope.entry(scope).or_default().push((name, *n));
@@ -82,7 +92,7 @@ pub fn add(tx: &mut Tx, deltas: &BTreeMap<(String, &'static str), i64>) -> Resul
             .map(|(k, v)| (k.as_str(), v.clone()))
             .collect();
         tx.update(
-            keys::index_counts(scope, rand::random_range(0..many)),
+            keys::index_counts(scope, spread.rem_euclid(many)),
             &format!("ADD {expression}"),
             &values,
             None,

@@ -98,13 +98,17 @@ fn writer_of(db: &Db) -> Option<String> {
     db.actor().map(|a| crate::name::fold(&a.name))
 }
 
-/// Takes away the marks of the writes `changes` report (one issue's, in
-/// stream order), once the index holds them (the consumer calls this after
-/// filing them). A mark holds the last write that made it: the issue's
-/// mark its last write's token, each writer's mark that writer's last one,
-/// and each is taken away on condition it still does (a later write's
-/// mark stays).
-pub async fn clear(db: &Db, changes: &[&Change], repo_id: i64, index: i64) -> Result<(), DbError> {
+/// The marks of the writes `changes` report (one issue's, in stream
+/// order), to take away once the index holds them. A mark holds the last
+/// write that made it: the issue's mark its last write's token, each
+/// writer's mark that writer's last one, and each is taken away on
+/// condition it still does (a later write's mark stays).
+pub async fn marks(
+    db: &Db,
+    changes: &[&Change],
+    repo_id: i64,
+    index: i64,
+) -> Result<Vec<Mark>, DbError> {
     let mut writes: Vec<(String, String)> = Vec::new();
     for change in changes {
         writes.push(match &change.new {
@@ -126,9 +130,12 @@ pub async fn clear(db: &Db, changes: &[&Change], repo_id: i64, index: i64) -> Re
             },
         });
     }
-    let mut marks: Vec<(Item, String)> = Vec::new();
+    let mut marks = Vec::new();
     if let Some((token, _)) = writes.last().filter(|(t, _)| !t.is_empty()) {
-        marks.push((keys::index_pending(repo_id, index), token.clone()));
+        marks.push(Mark {
+            key: keys::index_pending(repo_id, index),
+            token: token.clone(),
+        });
     }
     let mut by_writer: BTreeMap<&str, &str> = BTreeMap::new();
     for (token, writer) in &writes {
@@ -137,12 +144,34 @@ pub async fn clear(db: &Db, changes: &[&Change], repo_id: i64, index: i64) -> Re
         }
     }
     for (writer, token) in by_writer {
-        marks.push((
-            keys::index_pending_of_writer(writer, repo_id, index),
-            token.to_string(),
-        ));
+        marks.push(Mark {
+            key: keys::index_pending_of_writer(writer, repo_id, index),
+            token: token.to_string(),
+        });
     }
-    let deletes = marks.into_iter().map(|(key, token)| async move {
+    Ok(marks)
+}
+
+/// A mark to take away: its key and the token it must still hold.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mark {
+    pub key: Item,
+    pub token: String,
+}
+
+impl Mark {
+    /// Adds the mark's delete, on condition it still holds its token, to
+    /// `tx` (the document's own transaction, where it fits).
+    pub fn delete_in(&self, tx: &mut Tx) -> Result<(), DbError> {
+        tx.delete_if(self.key.clone(), "w = :w", &[(":w", db::s(&self.token))])?;
+        Ok(())
+    }
+}
+
+/// Deletes `marks` one call each, a few at a time; a mark that a later
+/// write took over stays.
+pub async fn clear(db: &Db, marks: Vec<Mark>) -> Result<(), DbError> {
+    let deletes = marks.into_iter().map(|Mark { key, token }| async move {
         let done = db
             .delete(|d| {
                 d.set_key(Some(key))
@@ -169,9 +198,12 @@ const CLEARS_AT_ONCE: usize = 8;
 
 /// At most this many marks are laid over one listing: past that the index
 /// is too far behind to serve it (503, retry shortly).
-pub const MOST_IN_REPO: usize = 50;
+/// One read of the marked issues (a hundred keys): a script that creates
+/// 51 issues in a row and lists them (Gitea's paging test) outran the
+/// consumer under `make test` at 50.
+pub const MOST_IN_REPO: usize = 100;
 /// At most this many of a writer's marks are laid over their search.
-pub const MOST_OF_WRITER: usize = 20;
+pub const MOST_OF_WRITER: usize = 100;
 
 /// The issues marked in a repository (`(repo id, number)`), at most
 /// `most` (`None`: more).

@@ -45,7 +45,7 @@ impl<'a> Refile<'a> {
         if new == old {
             return Ok(());
         }
-        apply::apply(db, old.as_ref(), new).await
+        apply::apply(db, old.as_ref(), new, Vec::new()).await
     }
 
     /// What the document `filed` of an issue of a repository becomes with

@@ -133,6 +133,24 @@ impl Walk {
         bound
     }
 
+    /// Whether no unread entry can come before or at `place`.
+    pub fn covers(&self, place: Place) -> bool {
+        if self.all_read() {
+            return true;
+        }
+        match self.frontier() {
+            Some(b) if self.forward => place <= b,
+            Some(b) => place >= b,
+            None => false,
+        }
+    }
+
+    /// Whether the listings, read past `place`, hold no entry of its issue
+    /// (an issue keeps its place, its creation, in every listing).
+    pub fn lacks(&self, place: Place) -> bool {
+        self.covers(place) && !self.seen.contains(&(place.1, place.2))
+    }
+
     /// Lays entries over the listings (`index::overlay`): entries of the
     /// `hidden` issues are passed over wherever a listing holds them, and
     /// `places` (in any order) are handed out among the rest, in order, as
@@ -332,6 +350,7 @@ mod tests {
             l.last = *last;
             l.done = *done;
         }
+        w.seen.extend(pool.iter().map(|p| (p.1, p.2)));
         w.pool = pool
             .iter()
             .map(|p| Entry {
@@ -354,6 +373,10 @@ mod tests {
         );
         let got: Vec<Place> = w.settled().iter().map(|e| e.place).collect();
         assert_eq!(got, [(90, 1, 1), (80, 1, 2)]);
+        assert!(w.covers((80, 9, 9)) && !w.covers((79, 9, 9)));
+        assert!(w.lacks((85, 9, 9)), "read past, not held");
+        assert!(!w.lacks((90, 1, 1)), "held");
+        assert!(!w.lacks((40, 9, 9)), "not read that far");
         // A finished list no longer holds anything back.
         let mut w = walk(
             false,

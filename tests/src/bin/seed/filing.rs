@@ -159,7 +159,8 @@ pub(crate) async fn add_counts(
         return Ok(());
     }
     let mut tx = db.tx();
-    counts::add(&mut tx, deltas)?;
+    // One shard takes the seed's counts (readers sum them all).
+    counts::add(&mut tx, deltas, 0)?;
     db.transact(tx).await?;
     Ok(())
 }

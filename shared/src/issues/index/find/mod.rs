@@ -12,7 +12,9 @@
 //!    furthest back in time.
 //! 3. The walk hands out entries in order; each is checked against the
 //!    caller's rights and, unless the listing alone proves it, against the
-//!    issue's document for every other filter, until the page is full.
+//!    issue's document for every other filter, until the page is full. An
+//!    entry that another route's listings lack (read on as far: a listing
+//!    entry costs a fraction of a document) needs no document.
 //! 4. Past the page, the walk goes on a little to count: the total is
 //!    exact when it reaches the end, and otherwise the count of everything
 //!    the caller may see in the asked kinds and states, an upper bound.
@@ -167,7 +169,7 @@ pub async fn find(db: &Db, ask: Ask<'_>) -> Result<Found> {
         });
     }
 
-    let (route, mut walk) = loop {
+    let (route, mut walk, sieves) = loop {
         let plan = Plan {
             ask: &ask,
             checks: &checks,
@@ -185,7 +187,7 @@ pub async fn find(db: &Db, ask: Ask<'_>) -> Result<Found> {
             })
             .collect();
         if walks.len() == 1 && routes[0].discard.is_none() {
-            break (routes.swap_remove(0), walks.swap_remove(0));
+            break (routes.swap_remove(0), walks.swap_remove(0), Vec::new());
         }
         let probe = need.clamp(20, 1000);
         let reads = walks
@@ -209,7 +211,15 @@ pub async fn find(db: &Db, ask: Ask<'_>) -> Result<Found> {
             continue;
         }
         let chosen = choose(&routes, &walks, ask.order.forward());
-        break (routes.swap_remove(chosen), walks.swap_remove(chosen));
+        let (route, walk) = (routes.swap_remove(chosen), walks.swap_remove(chosen));
+        // The others, read a page's worth already, rule out candidates.
+        let sieves: Vec<Walk> = routes
+            .iter()
+            .zip(walks)
+            .filter(|(r, _)| r.sieves())
+            .map(|(_, w)| w)
+            .collect();
+        break (route, walk, sieves);
     };
     let plain = checks.is_plain() && ask.mine.is_none() && !ask.order.by_document();
 
@@ -223,6 +233,7 @@ pub async fn find(db: &Db, ask: Ask<'_>) -> Result<Found> {
         accepted: Vec::new(),
         sort_keys: HashMap::new(),
         overlay: &overlay,
+        sieves,
     };
     if route.complete {
         run.complete_set(&mut walk).await?;

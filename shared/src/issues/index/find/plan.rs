@@ -36,6 +36,9 @@ pub(super) struct Route {
     pub(super) discard: Option<Filter>,
 }
 
+/// Listings of a route that sieves another's entries, at most.
+const SIEVE_LISTINGS: usize = 8;
+
 /// What the routes are planned from.
 pub(super) struct Plan<'a> {
     pub(super) ask: &'a Ask<'a>,
@@ -190,6 +193,20 @@ pub(super) fn lay_over(overlay: &Overlay, plan: &Plan, r: &mut Route, w: &mut Wa
 }
 
 impl Route {
+    /// Whether the route's listings, read past an entry of another route,
+    /// may rule it out: every route holds each match, so an issue one of
+    /// them lacks matches nothing. Creation-ordered routes of the sources'
+    /// listings only (an issue's place is the same in each of them), of a
+    /// few listings (each read is one call per listing).
+    pub(super) fn sieves(&self) -> bool {
+        !self.complete
+            && self.pks.len() <= SIEVE_LISTINGS
+            && self
+                .origins
+                .iter()
+                .all(|o| matches!(o, Origin::Source(..) | Origin::Overlay))
+    }
+
     fn new(needs_doc: bool) -> Self {
         Self {
             pks: Vec::new(),

@@ -45,7 +45,13 @@ pub(super) struct Run<'a> {
     pub(super) sort_keys: HashMap<Place, (i64, i64, i64, i64)>,
     /// Issues the index is behind on, as they are now.
     pub(super) overlay: &'a Overlay,
+    /// Other routes' walks, read on as far as this one to rule out its
+    /// entries ([`Route::sieves`]).
+    pub(super) sieves: Vec<Walk>,
 }
+
+/// Entries one sieve may read, at most (then it rules out what it covers).
+const SIEVE_ENTRIES: usize = 2_000;
 
 impl Run<'_> {
     /// Walks until `need` matches, the end, or `limits`.
@@ -72,10 +78,38 @@ impl Run<'_> {
                 chunk = (chunk * 2).min(1000);
                 continue;
             }
+            let batch = self.sift(batch).await?;
             let ok = self.check(&batch).await?;
             self.accepted.extend(ok);
         }
         Ok(())
+    }
+
+    /// `batch` without the entries a sieve rules out: each sieve is read
+    /// on until it covers the batch (or has read its share), and an entry
+    /// of the index's listings that a sieve covers but lacks is dropped
+    /// before its document is read.
+    async fn sift(&mut self, batch: Vec<Entry>) -> Result<Vec<Entry>> {
+        let route: &Route = self.route;
+        let listed = |e: &Entry| matches!(route.origins[e.list], Origin::Source(..));
+        if !route.needs_doc || self.sieves.is_empty() {
+            return Ok(batch);
+        }
+        let Some(deepest) = batch.iter().rev().find(|e| listed(e)).map(|e| e.place) else {
+            return Ok(batch);
+        };
+        for sieve in &mut self.sieves {
+            let mut chunk = batch.len().clamp(20, 1000);
+            while !sieve.covers(deepest) && sieve.read < SIEVE_ENTRIES {
+                sieve.fill(self.db, chunk).await?;
+                chunk = (chunk * 2).min(1000);
+            }
+        }
+        let sieves = &self.sieves;
+        Ok(batch
+            .into_iter()
+            .filter(|e| !listed(e) || !sieves.iter().any(|s| s.lacks(e.place)))
+            .collect())
     }
 
     /// The entries of `batch` that match and that the caller may see:
