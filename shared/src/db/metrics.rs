@@ -62,6 +62,15 @@ impl Metrics {
         }
     }
 
+    /// Write units a call's reported capacity left out.
+    pub(super) fn add_write_units(&self, units: f64) {
+        self.0
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .0
+            .write_units += units;
+    }
+
     pub fn snapshot(&self) -> MetricsSnapshot {
         self.0.lock().unwrap_or_else(|p| p.into_inner()).0.clone()
     }

@@ -464,7 +464,21 @@ impl Db {
                 {
                     return Err(DbError::Superseded);
                 }
-                Ok(_) => {
+                Ok(out) => {
+                    // DynamoDB Local reports 2 units for any transaction;
+                    // DynamoDB charges 2 per item and KB: count at least
+                    // 2 per item, so that local figures are not flattered.
+                    let reported: f64 = out
+                        .consumed_capacity()
+                        .iter()
+                        .map(|c| {
+                            c.write_capacity_units()
+                                .or(c.capacity_units())
+                                .unwrap_or(0.0)
+                        })
+                        .sum();
+                    self.metrics
+                        .add_write_units((2.0 * items.len() as f64 - reported).max(0.0));
                     self.request.committed.store(true, Ordering::SeqCst);
                     return Ok(());
                 }

@@ -13,7 +13,9 @@
 //!    pending (what `/settle` waits for).
 //!
 //! Then it waits the poll interval (less when a redelivery is due; a
-//! `/settle` request wakes it).
+//! `/settle` request wakes it), unless the cycle delivered a batch: then
+//! the next cycle starts at once, as the event source mapping invokes the
+//! function again as soon as it returned while records wait.
 
 use std::{
     collections::HashSet,
@@ -56,6 +58,8 @@ pub struct Pump {
     listed_at: Option<Instant>,
     /// A shard ended since the last listing: its children are to be found.
     list_now: bool,
+    /// Batches delivered so far (a cycle that adds one found records).
+    delivered: u64,
 }
 
 /// What one cycle found.
@@ -78,6 +82,7 @@ impl Pump {
             shards: Vec::new(),
             listed_at: None,
             list_now: false,
+            delivered: 0,
         }
     }
 
@@ -93,6 +98,7 @@ impl Pump {
                 continue;
             }
             let id = self.status.cycle_started();
+            let delivered = self.delivered;
             let cycle = self.cycle().await;
             if let Some(e) = &cycle.error {
                 tracing::warn!(error = %e, "stream-pump cycle");
@@ -111,7 +117,12 @@ impl Pump {
                     .map(|sh| sh.id.clone())
                     .collect();
             });
-            let mut wait = self.settings.poll;
+            // Busy: more records are likely waiting, read on at once.
+            let mut wait = if self.delivered != delivered && cycle.error.is_none() {
+                Duration::ZERO
+            } else {
+                self.settings.poll
+            };
             if let Some(at) = self.shards.iter().filter_map(Shard::retry_at).min() {
                 wait = wait.min(at.saturating_duration_since(now));
             }
@@ -345,6 +356,7 @@ impl Pump {
             }
         });
         let outcome = self.invoker.invoke(payload, &refs).await;
+        self.delivered += 1;
         let attempts = self.shards[i].attempts();
         let settled = self.shards[i].settle(n, &outcome, Instant::now());
         let problem = match &outcome {
