@@ -1,16 +1,14 @@
 //! Writing a change of an issue's document: the listings it joins and
 //! leaves, the document itself with the counts it moves (on condition that
 //! nobody replaced the document meanwhile), and the marks of the writes it
-//! files ([`pending`]). A few entries ride in the document's transaction
-//! (one call); more are cheaper in a `BatchWriteItem` (1 unit each, not
-//! 2): the listings it joins go first, then the document, counts and mark
-//! deletes, then the listings it leaves. A mark that a later write took
-//! over stays, and the rest is written again without it. Past a
-//! transaction's items, the marks go last, one call each. A failure
-//! between the calls leaves at worst entries that point at an issue the
-//! document no longer lists there: readers check every candidate against
-//! its document, so such an entry is skipped, never shown, and
-//! `check-data` removes it. A change delivered again
+//! files ([`pending`]). Where they fit in one transaction, they are one
+//! call; a mark that a later write took over stays, and the rest is
+//! written again without it. Past a transaction's items, the listings it
+//! joins go first, then the document and counts, then the listings it
+//! leaves and the marks. A failure there leaves at worst entries that
+//! point at an issue the document no longer lists there: readers check
+//! every candidate against its document, so such an entry is skipped,
+//! never shown, and `check-data` removes it. A change delivered again
 //! computes no difference and writes nothing.
 
 use super::{
@@ -45,9 +43,11 @@ pub async fn apply(
     if !write_document(&mut document, old, new)? {
         return pending::clear(db, marks).await;
     }
-    let limit = db.transaction_limit();
-    let entries = joins.len() + leaves.len();
-    if entries <= ENTRIES_IN_TX && entries + document.len() + marks.len() <= limit {
+    // One call per issue, at 2 write units per entry where a
+    // `BatchWriteItem` first would take 1: on DynamoDB Local that second
+    // round trip per issue halved what the consumer got through under
+    // `bench/write_load.py` (a create's words make 20 to 40 entries).
+    if joins.len() + document.len() + leaves.len() + marks.len() <= db.transaction_limit() {
         let mut tx = db.tx();
         for item in joins {
             tx.put(item)?;
@@ -59,20 +59,10 @@ pub async fn apply(
         return with_marks(db, tx, marks).await;
     }
     db.batch_put(joins).await?;
-    if document.len() + marks.len() <= limit {
-        with_marks(db, document, marks).await?;
-        return db.batch_delete(leaves).await;
-    }
     db.transact(document).await?;
     db.batch_delete(leaves).await?;
     pending::clear(db, marks).await
 }
-
-/// Listing entries written in the document's transaction, at most: there
-/// each costs 2 write units, in a `BatchWriteItem` 1. An edit moves a few
-/// (one call); a create or a comment posts its words (a `BatchWriteItem`
-/// first, then the transaction).
-const ENTRIES_IN_TX: usize = 8;
 
 /// Adds the document's write and the counts it moves to `tx`; `false`
 /// when there is nothing to write (neither was filed).
