@@ -98,8 +98,10 @@ impl Plan<'_> {
             }
         }
         // The plain listings drive when nothing else does, and compete
-        // when small enough to read to their end.
-        if out.is_empty() || self.small {
+        // when small enough to read to their end, or when one kind is
+        // asked for: the other listings hold both kinds, and the plain
+        // ones, of that kind only, then sieve them (pulls by label).
+        if out.is_empty() || self.small || c.kinds.len() == 1 {
             out.push(self.plain());
         }
         if self.fresh && ask.mine.is_none() && (c.since.is_some() || c.before.is_some()) {
