@@ -32,6 +32,7 @@
 
 pub mod change;
 pub mod dispatch;
+pub mod handler;
 pub mod line;
 pub mod memo;
 pub mod park;
@@ -39,5 +40,6 @@ pub mod retry;
 pub mod run;
 
 pub use change::{Change, ChangeKind, ConvertError, changes, pad_seq, unpad_seq};
-pub use dispatch::{Dispatched, Handler, dispatch};
+pub use dispatch::{Dispatched, dispatch};
+pub use handler::Handler;
 pub use run::run;
