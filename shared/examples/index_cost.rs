@@ -6,7 +6,7 @@
 //! KB in its transaction, 2 per counter item there. Run with
 //! `cargo run --release -p shared --example index_cost`.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 
 use shared::{
     accounts::names::Visibility,
@@ -116,8 +116,8 @@ fn main() {
     let mut after = d.clone();
     after.count_comment(&body(600, 400, 9), 1);
     after.updated += 1;
-    let old = lists::entries(&d);
-    let new = lists::entries(&after);
+    let old: BTreeSet<_> = lists::entries(&d).into_keys().collect();
+    let new: BTreeSet<_> = lists::entries(&after).into_keys().collect();
     let moved = new.difference(&old).count() + old.difference(&new).count();
     let stub = stubs::stubs(&CommentPlace {
         id: 1,

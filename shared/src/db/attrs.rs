@@ -53,6 +53,16 @@ pub fn number(item: &Item, name: &str) -> i64 {
     }
 }
 
+/// A boolean attribute of an item, `false` when absent or not a boolean.
+pub fn flag(item: &Item, name: &str) -> bool {
+    matches!(item.get(name), Some(AttributeValue::Bool(true)))
+}
+
+/// A boolean attribute value.
+pub fn b(value: bool) -> AttributeValue {
+    AttributeValue::Bool(value)
+}
+
 /// A string attribute value.
 pub fn s(value: impl Into<String>) -> AttributeValue {
     AttributeValue::S(value.into())

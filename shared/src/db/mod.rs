@@ -47,7 +47,7 @@ use aws_sdk_dynamodb::{
 use serde::de::DeserializeOwned;
 
 pub use access::{Action, Grant, Permission, Resource};
-pub use attrs::{from_item, n, number, project, projection_of, s, text, to_item};
+pub use attrs::{b, flag, from_item, n, number, project, projection_of, s, text, to_item};
 use batch::backoff;
 pub use cleanup::{CLEANUP_BUDGET, cleanup};
 pub use connect::{Clients, connect};

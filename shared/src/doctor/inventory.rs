@@ -23,7 +23,7 @@ use std::{
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::{
-    db::{Item, keys, number, s, text},
+    db::{Item, flag, keys, number, s, text},
     issues::{
         IssueRecord,
         index::doc::{self, Doc},
@@ -126,9 +126,9 @@ pub struct StoredDoc {
     pub fields: Option<BTreeMap<String, u64>>,
 }
 
-/// One entry of a listing: its sort key and, for a comment's entries, the
-/// time it carries (`t`).
-pub type Entry = (Box<str>, Option<i64>);
+/// One entry of a listing: its sort key and, where it carries them, its
+/// other time (`t`) and whether its issue is closed (`c`).
+pub type Entry = (Box<str>, Option<(i64, bool)>);
 
 #[derive(Debug, Default)]
 pub struct Inventory {
@@ -153,6 +153,7 @@ impl Inventory {
         let sk = text(&item, "sk").to_string();
         if is_listing(&pk) {
             let t = item.get("t").and_then(|v| v.as_n().ok()?.parse().ok());
+            let t = t.map(|t| (t, flag(&item, "c")));
             self.listings
                 .entry(pk)
                 .or_default()
@@ -253,7 +254,7 @@ impl Inventory {
     }
 
     /// A listing entry: `Some(t)` when it exists (`t` as stored).
-    pub(super) fn entry(&self, pk: &str, sk: &str) -> Option<Option<i64>> {
+    pub(super) fn entry(&self, pk: &str, sk: &str) -> Option<Option<(i64, bool)>> {
         let entries = self.listings.get(pk)?;
         entries
             .binary_search_by(|(have, _)| (**have).cmp(sk))

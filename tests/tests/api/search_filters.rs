@@ -228,6 +228,60 @@ async fn review_relations_update_windows_and_combinations() {
     assert_eq!((numbers(&r.body), r.total()), (Vec::<i64>::new(), Some(0)));
 }
 
+/// A window of updates is answered from the update listings, whose
+/// entries carry each issue's creation and state: filtered by state and
+/// ordered by creation, with exact totals.
+#[tokio::test]
+async fn an_update_window_is_filtered_by_state_and_ordered_by_creation() {
+    let api = Api::from_env();
+    let (owner, repo) = api.user_repo("swo", false).await;
+    let auth = Auth::Token(&owner.token);
+    let mut made = Vec::new();
+    for title in ["a", "b", "c", "old 1", "old 2"] {
+        made.push(api.new_issue(&owner, &repo, title).await);
+    }
+    let [a, b, c, ..] = made[..] else {
+        unreachable!()
+    };
+    tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
+    let at = shared::time::render(shared::time::now(), shared::time::Zone::UTC);
+    tokio::time::sleep(std::time::Duration::from_millis(1100)).await;
+    // Updated in another order than created; b closed.
+    for (n, edit) in [
+        (c, json!({"body": "c"})),
+        (b, json!({"state": "closed"})),
+        (a, json!({"body": "a"})),
+    ] {
+        let r = api
+            .call("PATCH", &format!("{repo}/issues/{n}"), auth, Some(edit))
+            .await;
+        assert_eq!(r.status, 201, "{:?}", r.body);
+    }
+    let window = |state: &str| format!("owner={}&since={at}{state}", owner.name);
+    let r = search(&api, auth, &window("")).await;
+    assert_eq!((numbers(&r.body), r.total()), (vec![c, a], Some(2)));
+    let r = search(&api, auth, &window("&state=closed")).await;
+    assert_eq!((numbers(&r.body), r.total()), (vec![b], Some(1)));
+    let r = search(&api, auth, &window("&state=all")).await;
+    assert_eq!((numbers(&r.body), r.total()), (vec![c, b, a], Some(3)));
+    let r = search(&api, auth, &window("&state=all&limit=2&page=2")).await;
+    assert_eq!((numbers(&r.body), r.total()), (vec![a], Some(3)));
+    // Reopened: the entry moves and carries the new state.
+    let r = api
+        .call(
+            "PATCH",
+            &format!("{repo}/issues/{b}"),
+            auth,
+            Some(json!({"state": "open"})),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{:?}", r.body);
+    let r = search(&api, auth, &window("")).await;
+    assert_eq!((numbers(&r.body), r.total()), (vec![c, b, a], Some(3)));
+    let r = search(&api, auth, &window("&state=closed")).await;
+    assert_eq!((numbers(&r.body), r.total()), (vec![], Some(0)));
+}
+
 /// The message of a 400, with the name it repeats replaced.
 fn shape(r: &Reply, name: &str) -> (u16, String) {
     (r.status, r.message().replace(name, "<name>"))

@@ -11,7 +11,7 @@
 //!   repository that is gone is deleted;
 //! - listing entries (`IX#...`): those of every expected document
 //!   (`lists::entries`) and of every live comment (`index::stubs`,
-//!   with the time `t` they carry), and no other; every item of the
+//!   with the time `t` and state `c` they carry), and no other; every item of the
 //!   previous index (`SX#`, `SXN#`) goes;
 //! - counters (`IXC#<scope>#<shard>`): per scope and kind-and-state, the
 //!   sum over shards equals the expected documents' (`counts::deltas`);
@@ -65,8 +65,9 @@ struct Expected {
 }
 
 impl Expected {
-    /// An entry that should exist (with the time `t`, for a comment's):
-    /// a finding when it does not, or carries another time.
+    /// An entry that should exist (with the time `t` and state it carries,
+    /// where it carries them): a finding when it does not, or carries
+    /// others.
     fn entry(
         &mut self,
         out: &mut Vec<Finding>,
@@ -81,7 +82,7 @@ impl Expected {
         let (what, fix) = match (inv.entry(&pk, &sk), stub) {
             (None, None) => ("missing search index entry", Fix::PutKey),
             (None, Some(stub)) => ("missing search index entry", Fix::PutStub(stub)),
-            (Some(have), Some(stub)) if have != Some(stub.t) => {
+            (Some(have), Some(stub)) if have != Some((stub.t, stub.closed)) => {
                 ("search index entry with the wrong time", Fix::PutStub(stub))
             }
             _ => return,
@@ -161,8 +162,11 @@ fn repository(
                 continue;
             };
             d.comment_words = comment_words.remove(index).unwrap_or_default();
-            for (lpk, lsk) in lists::entries(&d) {
-                expected.entry(out, inv, lpk, lsk, None);
+            for ((lpk, lsk), stub) in lists::entries(&d) {
+                // An update entry written before those carried anything
+                // passes: readers fall back to the document.
+                let stub = stub.filter(|_| !matches!(inv.entry(&lpk, &lsk), Some(None)));
+                expected.entry(out, inv, lpk, lsk, stub);
             }
             expected.count(&d);
             if document(out, d, inv.docs.get(&(id, *index))) {

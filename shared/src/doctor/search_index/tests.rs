@@ -132,7 +132,11 @@ pub(crate) fn consistent_table() -> Vec<Item> {
     items.extend(comments().map(|c| c.to_item().unwrap()));
     let d = document();
     items.push(d.to_item().unwrap());
-    items.extend(lists::entries(&d).iter().map(|(pk, sk)| keyed(pk, sk, &[])));
+    items.extend(
+        lists::entries(&d)
+            .iter()
+            .map(|((pk, sk), stub)| lists::entry_item(pk, sk, stub.as_ref())),
+    );
     // Comment 9 was edited: listed by update too (carrying the creation).
     let created = |id| keys::index_place_sk(150, 1, id);
     for (pk, sk, t) in [
@@ -188,7 +192,11 @@ fn a_missing_entry_is_put() {
                 what: "missing search index entry",
                 pk: "IX#R:1#ei".into(),
                 sk: keys::index_place_sk(160, 1, 9),
-                fix: Fix::PutStub(Stub { t: 150, issue: 1 }),
+                fix: Fix::PutStub(Stub {
+                    t: 150,
+                    issue: 1,
+                    closed: false
+                }),
             },
             Finding {
                 what: "missing search index entry",
@@ -240,7 +248,44 @@ fn a_wrong_comment_time_is_rewritten() {
     let got = found(items);
     assert_eq!(got.len(), 1, "{got:#?}");
     assert_eq!(got[0].what, "search index entry with the wrong time");
-    assert_eq!(got[0].fix, Fix::PutStub(Stub { t: 160, issue: 1 }));
+    assert_eq!(
+        got[0].fix,
+        Fix::PutStub(Stub {
+            t: 160,
+            issue: 1,
+            closed: false
+        })
+    );
+}
+
+#[test]
+fn an_update_entry_carries_its_issue_s_creation_and_state() {
+    let d = document();
+    let ((pk, sk), stub) = lists::entries(&d)
+        .into_iter()
+        .find(|(_, stub)| stub.is_some())
+        .unwrap();
+    let stub = stub.unwrap();
+    assert_eq!((stub.t, stub.closed), (d.created, d.closed));
+    let with = |edit: &dyn Fn(&mut Item)| {
+        let mut items = consistent_table();
+        items.iter_mut().filter(|i| is(&pk, &sk)(i)).for_each(edit);
+        found(items)
+    };
+    // Written before update entries carried anything: readers read the
+    // document instead, so it passes.
+    let got = with(&|i| {
+        i.remove("t");
+        i.remove("i");
+    });
+    assert_eq!(got, []);
+    // Carrying another state: put again.
+    let got = with(&|i| {
+        i.insert("c".into(), AttributeValue::Bool(!d.closed));
+    });
+    assert_eq!(got.len(), 1, "{got:#?}");
+    assert_eq!(got[0].what, "search index entry with the wrong time");
+    assert_eq!(got[0].fix, Fix::PutStub(stub));
 }
 
 #[test]

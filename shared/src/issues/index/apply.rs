@@ -31,12 +31,15 @@ pub async fn apply(
 ) -> Result<(), DbError> {
     let before = old.map(lists::entries).unwrap_or_default();
     let after = new.as_ref().map(lists::entries).unwrap_or_default();
+    // An entry whose key stays but whose carried values change is put again.
     let joins: Vec<_> = after
-        .difference(&before)
-        .map(|(pk, sk)| keys::key(pk, sk))
+        .iter()
+        .filter(|(key, stub)| before.get(*key) != Some(*stub))
+        .map(|((pk, sk), stub)| lists::entry_item(pk, sk, stub.as_ref()))
         .collect();
     let leaves: Vec<_> = before
-        .difference(&after)
+        .keys()
+        .filter(|key| !after.contains_key(*key))
         .map(|(pk, sk)| keys::key(pk, sk))
         .collect();
     let mut document = db.tx();

@@ -19,12 +19,15 @@
 //! `r`, `v` with kind and state; `R` scope: `uc:<login>`, ...) and a pull
 //! request's base branch (`b:<branch>`, `R` scope). Listings that do not
 //! carry the state hold issues in every state: readers check the state on
-//! the document.
+//! the document. The update listings' entries carry the issue's creation
+//! time and state ([`Stub`]), so a `since`/`before` window is filtered by
+//! state and ordered by creation without the documents (entries written
+//! before they did fall back to the document).
 
-use std::collections::BTreeSet;
+use std::collections::BTreeMap;
 
-use super::{class::Class, doc::Doc};
-use crate::db::keys;
+use super::{class::Class, doc::Doc, stubs::Stub};
+use crate::db::{Item, keys};
 
 /// Shards of the global kind-and-state and update listings.
 pub const SHARDS: i64 = 4;
@@ -197,15 +200,26 @@ pub fn kind_comments_pk(repo_id: i64, is_pull: bool, edited: bool) -> String {
     list_pk(&Scope::Repo(repo_id), &term, None)
 }
 
-/// Every entry (partition and sort key) of an issue's document.
-pub fn entries(d: &Doc) -> BTreeSet<(String, String)> {
-    let mut out = BTreeSet::new();
+/// An entry's item: its key, and what it carries.
+pub fn entry_item(pk: &str, sk: &str, stub: Option<&Stub>) -> Item {
+    stub.map_or_else(|| keys::key(pk, sk), |s| s.item(pk, sk))
+}
+
+/// Every entry (partition and sort key) of an issue's document, with what
+/// it carries beside its key (the update listings' only).
+pub fn entries(d: &Doc) -> BTreeMap<(String, String), Option<Stub>> {
+    let mut out = BTreeMap::new();
     if d.class == Class::Nobody {
         return out;
     }
     let created = keys::index_place_sk(d.created, d.repo_id, d.index);
     let updated = keys::index_place_sk(d.updated, d.repo_id, d.index);
     let shard = Some(shard_of(d.id));
+    let stub = Stub {
+        t: d.created,
+        issue: d.index,
+        closed: d.closed,
+    };
     let scopes = [
         Scope::Global(d.class),
         Scope::of_owner(&d.owner, d.private),
@@ -213,14 +227,18 @@ pub fn entries(d: &Doc) -> BTreeSet<(String, String)> {
     ];
     for scope in &scopes {
         let repo = matches!(scope, Scope::Repo(_));
-        let mut add = |term: String, sharded: bool, sk: &str| {
-            out.insert((
-                list_pk(scope, &term, sharded.then_some(shard).flatten()),
-                sk.to_string(),
-            ));
+        let mut put = |term: String, sharded: bool, sk: &str, carries: Option<Stub>| {
+            out.insert(
+                (
+                    list_pk(scope, &term, sharded.then_some(shard).flatten()),
+                    sk.to_string(),
+                ),
+                carries,
+            );
         };
+        put(updated_term(d.is_pull), true, &updated, Some(stub));
+        let mut add = |term: String, sharded: bool, sk: &str| put(term, sharded, sk, None);
         add(base_term(d.is_pull, d.closed), true, &created);
-        add(updated_term(d.is_pull), true, &updated);
         for w in d.terms() {
             add(word_term(w), false, &created);
         }
@@ -252,7 +270,10 @@ pub fn entries(d: &Doc) -> BTreeSet<(String, String)> {
     }
     for rel in Relation::ALL {
         for login in rel.of(d) {
-            out.insert((user_pk(login, rel, d.is_pull, d.closed), created.clone()));
+            out.insert(
+                (user_pk(login, rel, d.is_pull, d.closed), created.clone()),
+                None,
+            );
         }
     }
     out
@@ -287,8 +308,8 @@ mod tests {
         }
     }
 
-    fn pks(d: &Doc) -> BTreeSet<String> {
-        entries(d).into_iter().map(|(pk, _)| pk).collect()
+    fn pks(d: &Doc) -> std::collections::BTreeSet<String> {
+        entries(d).into_keys().map(|(pk, _)| pk).collect()
     }
 
     #[test]
@@ -343,10 +364,23 @@ mod tests {
     }
 
     #[test]
-    fn update_listings_sort_by_update_time() {
-        let e = entries(&doc());
-        let sk = |pk: &str| e.iter().find(|(p, _)| p == pk).unwrap().1.clone();
-        assert!(sk("IX#R:7#ti").starts_with("00000000000000000200#"));
-        assert!(sk("IX#R:7#kio").starts_with("00000000000000000100#"));
+    fn update_listings_sort_by_update_time_and_carry_creation_and_state() {
+        let d = Doc {
+            closed: true,
+            ..doc()
+        };
+        let e = entries(&d);
+        let at = |pk: &str| e.iter().find(|((p, _), _)| p == pk).unwrap();
+        let ((_, sk), stub) = at("IX#R:7#ti");
+        assert!(sk.starts_with("00000000000000000200#"));
+        let want = Stub {
+            t: 100,
+            issue: 3,
+            closed: true,
+        };
+        assert_eq!(*stub, Some(want));
+        let ((_, sk), stub) = at("IX#R:7#kic");
+        assert!(sk.starts_with("00000000000000000100#"));
+        assert_eq!(*stub, None);
     }
 }

@@ -267,7 +267,7 @@ mod tests {
             owner: "acme".into(),
             ..Doc::default()
         };
-        let filed: HashSet<String> = lists::entries(&d).into_iter().map(|(pk, _)| pk).collect();
+        let filed: HashSet<String> = lists::entries(&d).into_keys().map(|(pk, _)| pk).collect();
         for scope in [
             Scope::Global(Class::Everyone),
             Scope::Global(Class::Members),

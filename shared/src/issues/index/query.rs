@@ -153,11 +153,16 @@ impl Checks {
     /// Only kind and state (and the owner, which sources already
     /// restrict): the kind-and-state listings answer it without documents.
     pub fn is_plain(&self) -> bool {
+        self.by_time_and_state() && self.since.is_none() && self.before.is_none()
+    }
+
+    /// Only kind, state and update times (and the owner): an issue's entry
+    /// in an update listing read within the times answers it, with the
+    /// state it carries.
+    pub fn by_time_and_state(&self) -> bool {
         self.labels.is_none()
             && self.milestones.is_none()
             && self.words.is_empty()
-            && self.since.is_none()
-            && self.before.is_none()
             && self.relations.is_empty()
             && self.base.is_none()
     }

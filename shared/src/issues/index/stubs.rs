@@ -58,14 +58,17 @@ impl CommentPlace {
     }
 }
 
-/// What a listing entry carries beside its key.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+/// What a listing entry carries beside its key: a comment's, and an
+/// issue's in the listings by update (`lists::entries`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Stub {
-    /// The comment's other time (update time in the listings by creation,
-    /// creation time in those by update).
+    /// The other time (update time in the listings by creation, creation
+    /// time in those by update).
     pub t: i64,
-    /// The comment's issue number.
+    /// The issue's number.
     pub issue: i64,
+    /// The issue is closed (`c`, kept only when true; comments never).
+    pub closed: bool,
 }
 
 impl Stub {
@@ -74,6 +77,9 @@ impl Stub {
         let mut item = keys::key(pk, sk);
         item.insert("t".into(), db::n(self.t));
         item.insert("i".into(), db::n(self.issue));
+        if self.closed {
+            item.insert("c".into(), db::b(true));
+        }
         item
     }
 }
@@ -81,7 +87,11 @@ impl Stub {
 /// A comment's listing entries, each with what it carries beside its key.
 pub fn stubs(c: &CommentPlace) -> BTreeMap<(String, String), Stub> {
     let mut out = BTreeMap::new();
-    let stub = |t| Stub { t, issue: c.index };
+    let stub = |t| Stub {
+        t,
+        issue: c.index,
+        closed: false,
+    };
     let created = keys::index_place_sk(c.created, c.repo_id, c.id);
     for pk in [
         lists::issue_comments_pk(c.repo_id, c.index, false),
@@ -200,11 +210,19 @@ mod tests {
         assert_eq!(got.len(), 4);
         assert_eq!(
             got.get(&("IX#R:7#e:3".to_string(), keys::index_place_sk(150, 7, 9))),
-            Some(&Stub { t: 100, issue: 3 })
+            Some(&Stub {
+                t: 100,
+                issue: 3,
+                closed: false
+            })
         );
         assert_eq!(
             got.get(&("IX#R:7#cp".to_string(), keys::index_place_sk(100, 7, 9))),
-            Some(&Stub { t: 150, issue: 3 })
+            Some(&Stub {
+                t: 150,
+                issue: 3,
+                closed: false
+            })
         );
     }
 }

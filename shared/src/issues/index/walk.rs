@@ -27,6 +27,9 @@ pub struct Entry {
     /// The entry's `i` attribute, where its listing keeps one (0 else):
     /// comment listings keep the comment's issue number there.
     pub issue: i64,
+    /// The entry's `c` attribute: an issue's update entry keeps its state
+    /// there (with its creation time in `t`).
+    pub closed: bool,
 }
 
 impl Entry {
@@ -183,6 +186,7 @@ impl Walk {
                 list: at,
                 extra: 0,
                 issue: 0,
+                closed: false,
             })
             .collect();
         self.pool.extend(laid);
@@ -267,16 +271,17 @@ impl Walk {
                                 .set_exclusive_start_key(l.next.take())
                         })
                         .await?;
-                    let places: Vec<(Place, i64, i64)> = out
+                    let places: Vec<(Place, i64, i64, bool)> = out
                         .items
                         .unwrap_or_default()
                         .iter()
                         .filter_map(|i| {
                             let place = place_of(db::text(i, "sk"))?;
-                            Some((place, db::number(i, "t"), db::number(i, "i")))
+                            let (t, issue) = (db::number(i, "t"), db::number(i, "i"));
+                            Some((place, t, issue, db::flag(i, "c")))
                         })
                         .collect();
-                    if let Some((p, _, _)) = places.last() {
+                    if let Some((p, ..)) = places.last() {
                         l.last = Some(*p);
                     }
                     match out.last_evaluated_key {
@@ -288,13 +293,14 @@ impl Walk {
             });
         for (list, places) in try_join_all(reads).await? {
             self.read += places.len();
-            for (place, extra, issue) in places {
+            for (place, extra, issue, closed) in places {
                 if self.seen.insert((place.1, place.2)) {
                     self.pool.push(Entry {
                         place,
                         list,
                         extra,
                         issue,
+                        closed,
                     });
                 }
             }
@@ -358,6 +364,7 @@ mod tests {
                 list: 0,
                 extra: 0,
                 issue: 0,
+                closed: false,
             })
             .collect();
         w

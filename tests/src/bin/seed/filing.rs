@@ -133,8 +133,8 @@ pub(crate) async fn file(
         for c in own.into_iter().flatten() {
             d.count_comment(&c.body, 1);
         }
-        for (pk, sk) in lists::entries(&d) {
-            w.push(keys::key(&pk, &sk)).await?;
+        for ((pk, sk), stub) in lists::entries(&d) {
+            w.push(lists::entry_item(&pk, &sk, stub.as_ref())).await?;
         }
         for (k, n) in counts::deltas(None, Some(&d)) {
             *deltas.entry(k).or_insert(0) += n;

@@ -173,12 +173,30 @@ impl Run<'_> {
     }
 
     /// The entries whose documents match, each with its kind (and, for
-    /// update-ordered listings, its place by creation).
+    /// update-ordered listings, its place by creation). An update entry
+    /// that carries its issue's creation and state answers a query of
+    /// times and state alone without its document.
     async fn documents(
         &mut self,
         kept: Vec<(Entry, Option<bool>, Place)>,
     ) -> Result<Vec<(Entry, Option<bool>, Place)>> {
         let laid = |e: &Entry| matches!(self.route.origins[e.list], Origin::Overlay);
+        let alone =
+            self.route.complete && self.checks.by_time_and_state() && !self.ask.order.by_document();
+        let (carried, kept): (Vec<_>, Vec<_>) = kept
+            .into_iter()
+            .partition(|(e, kind, _)| alone && kind.is_some() && e.extra != 0 && !laid(e));
+        let mut out: Vec<_> = carried
+            .into_iter()
+            .filter_map(|(e, kind, _)| {
+                let k = kind?;
+                self.checks.matches_kind_state(k, e.closed).then_some((
+                    e,
+                    kind,
+                    (e.extra, e.repo_id(), e.index()),
+                ))
+            })
+            .collect();
         let keys: Vec<_> = kept
             .iter()
             .filter(|(e, _, _)| !laid(e))
@@ -195,7 +213,6 @@ impl Run<'_> {
             .map(Doc::from_item)
             .map(|d| d.map(|d| ((d.repo_id, d.index), d)))
             .collect::<std::result::Result<_, _>>()?;
-        let mut out = Vec::new();
         for (e, _, place) in kept {
             let found = match laid(&e) {
                 true => self.overlay.doc(e.repo_id(), e.index()),
