@@ -49,7 +49,7 @@ use serde::Serialize;
 
 use crate::{
     db::{Item, number, text},
-    issues::index::{doc::Doc, stubs::Stub},
+    issues::index::{doc::Doc, lists::Stub},
 };
 
 pub use inventory::Inventory;

@@ -18,11 +18,14 @@ use crate::{
     db::{self, Item, keys, number, s, text},
     issues::{
         IssueRecord,
-        index::stubs::{self, CommentPlace, Stub},
         index::{
             class::RepoFacts,
             context::RepoContext,
             doc::{self, Doc},
+        },
+        index::{
+            lists::Stub,
+            stubs::{self, CommentPlace},
         },
     },
     name::fold,

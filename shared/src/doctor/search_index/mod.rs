@@ -47,7 +47,11 @@ use super::{
 };
 use crate::{
     db::{Item, keys, number, text},
-    issues::index::{counts, doc::Doc, lists, stubs::Stub},
+    issues::index::{
+        counts,
+        doc::Doc,
+        lists::{self, Stub},
+    },
 };
 
 /// Counter names (`counts::counter_name` of each kind and state).

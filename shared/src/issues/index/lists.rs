@@ -26,8 +26,8 @@
 
 use std::collections::BTreeMap;
 
-use super::{class::Class, doc::Doc, stubs::Stub};
-use crate::db::{Item, keys};
+use super::{class::Class, doc::Doc};
+use crate::db::{self, Item, keys};
 
 /// Shards of the global kind-and-state and update listings.
 pub const SHARDS: i64 = 4;
@@ -198,6 +198,32 @@ pub fn kind_comments_pk(repo_id: i64, is_pull: bool, edited: bool) -> String {
         if is_pull { 'p' } else { 'i' }
     );
     list_pk(&Scope::Repo(repo_id), &term, None)
+}
+
+/// What a listing entry carries beside its key: a comment's, and an
+/// issue's in the listings by update (`lists::entries`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Stub {
+    /// The other time (update time in the listings by creation, creation
+    /// time in those by update).
+    pub t: i64,
+    /// The issue's number.
+    pub issue: i64,
+    /// The issue is closed (`c`, kept only when true; comments never).
+    pub closed: bool,
+}
+
+impl Stub {
+    /// The entry's item.
+    pub fn item(&self, pk: &str, sk: &str) -> Item {
+        let mut item = keys::key(pk, sk);
+        item.insert("t".into(), db::n(self.t));
+        item.insert("i".into(), db::n(self.issue));
+        if self.closed {
+            item.insert("c".into(), db::b(true));
+        }
+        item
+    }
 }
 
 /// An entry's item: its key, and what it carries.

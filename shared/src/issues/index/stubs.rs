@@ -22,7 +22,7 @@ use futures::future::BoxFuture;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
-use super::lists;
+use super::lists::{self, Stub};
 use crate::{
     db::{self, Db, DbError, Item, Tx, keys},
     stream::{Change, Handler},
@@ -55,32 +55,6 @@ impl CommentPlace {
             created: db::number(item, "created"),
             updated: db::number(item, "updated"),
         }
-    }
-}
-
-/// What a listing entry carries beside its key: a comment's, and an
-/// issue's in the listings by update (`lists::entries`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
-pub struct Stub {
-    /// The other time (update time in the listings by creation, creation
-    /// time in those by update).
-    pub t: i64,
-    /// The issue's number.
-    pub issue: i64,
-    /// The issue is closed (`c`, kept only when true; comments never).
-    pub closed: bool,
-}
-
-impl Stub {
-    /// The entry's item.
-    pub fn item(&self, pk: &str, sk: &str) -> Item {
-        let mut item = keys::key(pk, sk);
-        item.insert("t".into(), db::n(self.t));
-        item.insert("i".into(), db::n(self.issue));
-        if self.closed {
-            item.insert("c".into(), db::b(true));
-        }
-        item
     }
 }
 
