@@ -456,7 +456,10 @@ mod tests {
         ])
         .unwrap();
         assert_eq!(c.root_url.as_str(), "https://x.example/base/");
-        assert_eq!(c.display_tz, crate::time::zone("Asia/Shanghai"));
+        assert_eq!(
+            c.display_tz,
+            crate::time::Zone::named("Asia/Shanghai").unwrap()
+        );
         let e = from(&[("MAX_PAGE_SIZE", "many")]).unwrap_err();
         assert_eq!(e.name, "MAX_PAGE_SIZE");
         let e = from(&[("DISPLAY_TIME_ZONE", "Mars/Base")]).unwrap_err();

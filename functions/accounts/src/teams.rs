@@ -15,7 +15,7 @@ use shared::{
 
 pub async fn list(cx: &Ctx) -> Result<Response> {
     let (org, all) = orgs::visible_teams(&cx.db, &cx.caller, cx.param("org")).await?;
-    let page = paging::Page::from_query(&cx.query, &cx.config);
+    let page = cx.page();
     let body: Vec<Team> = page
         .slice(&all)
         .iter()

@@ -26,7 +26,7 @@ pub async fn create(cx: &Ctx) -> Result<Response> {
 pub async fn list(cx: &Ctx) -> Result<Response> {
     let user = tokens::manageable(&cx.db, &cx.caller, cx.param("username")).await?;
     let all = tokens::list(&cx.db, &user.name).await?;
-    let page = paging::Page::from_query(&cx.query, &cx.config);
+    let page = cx.page();
     let shown: Vec<AccessToken> = page
         .slice(&all)
         .iter()

@@ -37,7 +37,7 @@ async fn respond(cx: &Ctx, listed: Listed, page: paging::Page, linked: u64) -> R
 /// `GET /repos/{owner}/{repo}/issues`.
 pub async fn repo_issues(cx: &Ctx) -> Result<Response> {
     let access = shared::http::extract::repo_access(cx).await?;
-    let page = paging::Page::from_query(&cx.query, &cx.config);
+    let page = cx.page();
     let q = Params(cx.query.pairs());
     let listed = search::repo_issues(&cx.db, &cx.caller, &access, q, page).await?;
     let total = listed.total;
@@ -47,7 +47,7 @@ pub async fn repo_issues(cx: &Ctx) -> Result<Response> {
 /// `GET /repos/{owner}/{repo}/pulls`: Gitea's `PullRequest` objects.
 pub async fn repo_pulls(cx: &Ctx) -> Result<Response> {
     let access = shared::http::extract::repo_access(cx).await?;
-    let page = paging::Page::from_query(&cx.query, &cx.config);
+    let page = cx.page();
     let q = Params(cx.query.pairs());
     let listed = pull_list::repo_pulls(&cx.db, &cx.caller, &access, q, page).await?;
     let body = PullRequest::many(&cx.db, &listed.repos, &listed.shown, &cx.config).await?;
@@ -56,7 +56,7 @@ pub async fn repo_pulls(cx: &Ctx) -> Result<Response> {
 
 /// `GET /repos/issues/search`.
 pub async fn search(cx: &Ctx) -> Result<Response> {
-    let page = paging::Page::from_query(&cx.query, &cx.config);
+    let page = cx.page();
     let q = Params(cx.query.pairs());
     let listed = search::search(&cx.db, &cx.caller, q, page).await?;
     let linked = search::within_window(listed.total, page);

@@ -40,7 +40,7 @@ pub async fn list(cx: &Ctx) -> Result<Response> {
     let access = shared::http::extract::repo_access(cx).await?;
     let window = ops::window(Params(cx.query.pairs()))?;
     let issue = issue_ops::readable(&cx.db, &access, index(cx)?).await?;
-    let p = paging::Page::from_query(&cx.query, &cx.config);
+    let p = cx.page();
     let listed = ops::of_issue(&cx.db, &issue, window, p).await?;
     page(cx, &access, listed, p).await
 }
@@ -49,7 +49,7 @@ pub async fn list(cx: &Ctx) -> Result<Response> {
 pub async fn list_repo(cx: &Ctx) -> Result<Response> {
     let access = shared::http::extract::repo_access(cx).await?;
     let window = ops::window(Params(cx.query.pairs()))?;
-    let p = paging::Page::from_query(&cx.query, &cx.config);
+    let p = cx.page();
     let listed = ops::of_repo(&cx.db, &access, window, p).await?;
     page(cx, &access, listed, p).await
 }

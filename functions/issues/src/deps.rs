@@ -29,7 +29,7 @@ async fn list(cx: &Ctx, blockers: bool) -> Result<Response> {
     } else {
         deps::blocked(&cx.db, &issue).await?
     };
-    let page = paging::Page::from_query(&cx.query, &cx.config);
+    let page = cx.page();
     let listed = deps::readable_page(&cx.db, &cx.caller, &ids, page).await?;
     let body = Issue::many(&cx.db, &listed.repos, &listed.shown, &cx.config).await?;
     let mut res = cx.reply(StatusCode::OK, &body)?;

@@ -26,7 +26,7 @@ fn on_comment(cx: &Ctx) -> Result<On> {
 /// A page with `X-Total-Count` and `Link`, as every list.
 async fn list(cx: &Ctx, on: On) -> Result<Response> {
     let access = shared::http::extract::repo_access(cx).await?;
-    let page = paging::Page::from_query(&cx.query, &cx.config);
+    let page = cx.page();
     let listed = ops::list(&cx.db, &access, on, page).await?;
     let body = Reaction::many(&cx.db, &listed.shown, &cx.caller, &cx.config).await?;
     let mut res = cx.reply(StatusCode::OK, &body)?;

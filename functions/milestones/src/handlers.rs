@@ -16,7 +16,7 @@ pub async fn list(cx: &Ctx) -> Result<Response> {
     let access = shared::http::extract::repo_access(cx).await?;
     let filter = ListFilter::parse(cx.query.get("state"), cx.query.get("name"));
     let all = milestones::list(&cx.db, access.repo.id, &filter).await?;
-    let page = paging::Page::from_query(&cx.query, &cx.config);
+    let page = cx.page();
     let body: Vec<Milestone> = milestones::with_descriptions(&cx.db, page.slice(&all))
         .await?
         .iter()

@@ -21,7 +21,7 @@ fn repo_scope(access: &RepoContext) -> Scope {
 }
 
 fn paged(cx: &Ctx, all: &[LabelRecord]) -> Result<Response> {
-    let page = paging::Page::from_query(&cx.query, &cx.config);
+    let page = cx.page();
     let body: Vec<Label> = page
         .slice(all)
         .iter()

@@ -65,6 +65,11 @@ pub struct Ctx {
 }
 
 impl Ctx {
+    /// The page the query asks for (`page`, `limit`), within the configured sizes.
+    pub fn page(&self) -> crate::page::Page {
+        super::paging::page_of(&self.query, &self.config)
+    }
+
     /// A path parameter; routes guarantee the name exists.
     pub fn param(&self, name: &str) -> &str {
         self.params

@@ -65,7 +65,7 @@ fn target(cx: &Ctx) -> impl Fn(&str) -> hooks::Result<()> + '_ {
 }
 
 fn paged(cx: &Ctx, all: &[HookRecord]) -> Result<Response> {
-    let page = paging::Page::from_query(&cx.query, &cx.config);
+    let page = cx.page();
     let body: Vec<Hook> = page
         .slice(all)
         .iter()
@@ -108,7 +108,7 @@ async fn delete(cx: &Ctx, owner: HookOwner) -> Result<Response> {
 /// not counted: `X-HasMore` and `Link` (no `last`) say whether more follow.
 async fn deliveries(cx: &Ctx, owner: HookOwner) -> Result<Response> {
     let hook = hooks::find(&cx.db, &owner, cx.id_param("id")?).await?;
-    let mut page = paging::Page::from_query(&cx.query, &cx.config);
+    let mut page = cx.page();
     page.size = page.size.min(history::MAX_PAGE as u32);
     let (entries, more) =
         history::list(&cx.db, hook.id, page.page as usize, page.size as usize).await?;
