@@ -16,18 +16,15 @@ pub mod http;
 pub mod issues;
 pub mod labels;
 pub mod milestones;
-pub mod name;
 pub mod outbound;
-pub mod page;
 pub mod repos;
 pub mod seal;
 pub mod stream;
 pub mod telemetry;
 #[cfg(feature = "testing")]
 pub mod testing;
-pub mod text;
-pub mod time;
-pub mod words;
 
+// Level 0, re-exported under the names the code above still uses.
+pub use base::{name, page, text, time, words};
 pub use config::Config;
 pub use error::{Error, Result};
