@@ -1,6 +1,6 @@
 # Two commands: `make dev` serves the whole API locally, `make test` runs
 # every test. See README.md.
-.PHONY: dev test lint fmt routes validate bench bench-scale build smoke clean check-data
+.PHONY: dev test lint fmt routes validate bench bench-scale build smoke clean check-data check-docs
 
 dev:
 	scripts/dev.sh
@@ -15,6 +15,11 @@ lint:
 
 fmt:
 	cargo fmt --all
+
+# Links and paths in README.md and docs/ resolve, and README's map names
+# every source file; `make test` runs it first.
+check-docs:
+	python3 scripts/check-docs.py
 
 # Writes each function's route table (`shared::routes!` in
 # functions/*/src/lib.rs) into Cargo.toml's local router and template.yaml's

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# `make test`: every test of the workspace against real DynamoDB Local,
-# then the Swagger UI page in headless Chromium, schemathesis over the
-# OpenAPI document and the fault test, then whether the functions used
-# exactly the DynamoDB actions they are granted.
+# `make test`: the documents' links and map (scripts/check-docs.py), then
+# every test of the workspace against real DynamoDB Local, then the Swagger
+# UI page in headless Chromium, schemathesis over the OpenAPI document and
+# the fault test, then whether the functions used exactly the DynamoDB
+# actions they are granted.
 # Starts an in-memory DynamoDB Local on a free port unless DYNAMODB_ENDPOINT
 # is given, builds the function binaries, serves them with
 # `cargo lambda watch` on a free port for the black-box tests, with the
@@ -13,6 +14,12 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$ROOT"
 . scripts/lib.sh
+
+failed=()
+# The documents first: a second's work, and a broken link or a source file
+# missing from the README's map should not wait for the build to show.
+echo "== docs (scripts/check-docs.py)"
+python3 scripts/check-docs.py || failed+=("check-docs")
 
 ensure_cargo_lambda
 mkdir -p .local
@@ -90,7 +97,6 @@ for line in sys.stdin:
 # of each function, so they overlap without queueing behind each other.
 export RUST_TEST_THREADS="${RUST_TEST_THREADS:-${CONCURRENCY:-4}}"
 
-failed=()
 while read -r dir exe; do
   echo "== $(basename "$exe")"
   (cd "$dir" && "$exe" "$@") || failed+=("$(basename "$exe")")

@@ -1,5 +1,6 @@
 //! The documents that quote how many routes, path templates and functions
-//! there are (README's stack table, template.yaml's metrics parameter,
+//! there are (docs/operations.md's stack table and guided deploy,
+//! template.yaml's metrics parameter,
 //! docs/benchmarks.md's metric counts) are held to the route tables here,
 //! so a new route cannot leave them stale.
 
@@ -32,17 +33,20 @@ mod tests {
         let (by_function, by_route) = (5 * routed + STREAM, 5 * (routes + 1) + STREAM);
         let quotes = [
             (
-                "README.md",
+                "docs/operations.md",
                 format!(
                     "| {} Lambda permissions | one per route, letting API Gateway invoke its function's `live` alias ({routes} routes and the catch-all) |",
                     routes + 1
                 ),
             ),
             (
-                "README.md",
+                "docs/operations.md",
                 format!("| {functions} functions, {functions} IAM roles |"),
             ),
-            ("README.md", format!("**route**, {} times", routes + 1)),
+            (
+                "docs/operations.md",
+                format!("**route**, {} times", routes + 1),
+            ),
             (
                 "template.yaml",
                 format!("per function ({by_function} metrics)"),

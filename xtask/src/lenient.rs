@@ -1,9 +1,9 @@
 //! Stored items are read leniently. During a gradual deploy old and new
-//! code read the same items (README "Releases"), so a record type that
-//! refused attributes it does not know would fail on the first item new
-//! code wrote. `deny_unknown_fields` is for request bodies only, which the
-//! code names after Gitea's `*Option` types; this test holds every use to
-//! that.
+//! code read the same items (docs/operations.md, "Releases"), so a record
+//! type that refused attributes it does not know would fail on the first
+//! item new code wrote. `deny_unknown_fields` is for request bodies only,
+//! which the code names after Gitea's `*Option` types; this test holds
+//! every use to that.
 
 #[cfg(test)]
 mod tests {

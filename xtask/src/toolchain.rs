@@ -1,8 +1,8 @@
-//! What the README tells an operator to install is what builds and what CI
-//! uses: the workspace's `rust-version` is the true minimum (no locked
-//! package asks for a newer compiler, by its own manifest's
-//! `rust-version`), and the Python tools are pinned as `.ci/run` pins
-//! them.
+//! What the documents tell an operator to install is what builds and what
+//! CI uses: the README's Rust is the workspace's `rust-version`, the true
+//! minimum (no locked package asks for a newer compiler, by its own
+//! manifest's `rust-version`), and docs/operations.md ("First deploy")
+//! pins the Python tools as `.ci/run` pins them.
 
 #[cfg(test)]
 mod tests {
@@ -94,10 +94,10 @@ mod tests {
     }
 
     #[test]
-    fn the_readme_pins_the_python_tools_ci_installs() {
+    fn the_deploy_guide_pins_the_python_tools_ci_installs() {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
         let read = |p: &str| std::fs::read_to_string(root.join(p)).expect(p);
-        let (ci, readme) = (read(".ci/run"), read("README.md"));
+        let (ci, guide) = (read(".ci/run"), read("docs/operations.md"));
         let pins: Vec<&str> = ci
             .split('\'')
             .filter(|w| w.starts_with("cargo-lambda==") || w.starts_with("aws-sam-cli=="))
@@ -105,12 +105,12 @@ mod tests {
         assert_eq!(pins.len(), 2, ".ci/run pins cargo-lambda and the SAM CLI");
         for pin in pins {
             assert!(
-                readme.contains(&format!("'{pin}'")),
-                "README.md installs {pin}"
+                guide.contains(&format!("'{pin}'")),
+                "docs/operations.md installs {pin}"
             );
         }
         assert!(
-            !readme.contains("pip install aws-sam-cli"),
+            !guide.contains("pip install aws-sam-cli"),
             "no unpinned, system-wide install"
         );
     }
