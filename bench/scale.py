@@ -19,7 +19,7 @@ added. Run by scripts/bench-scale.sh, which seeds the table
       one request's calls, the same way
 
 Costs come from each request's log line (the function's own accounting
-of every DynamoDB call). A row is O(page) unless README's "Search and
+of every DynamoDB call). A row is O(page) unless docs/search.md's "Search and
 listings" names its shape among those that cannot be (`since`/`before`
 when many issues match, `team=` for a team given some repositories,
 sorting by comments); an O(page) row passes when its calls and read units

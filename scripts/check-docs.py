@@ -37,12 +37,12 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # Written in another change; remove this line once docs/architecture.md is
 # in the repository.
-MAY_BE_MISSING = {"docs/architecture.md"}
+MAY_BE_MISSING: set = set()
 
 README_MAX_LINES = 400
 MAP_HEADING = "The map"
 # Code the map must name, as globs from the repository root.
-MAPPED = ["shared/src/**/*.rs", "functions/*/src/**/*.rs"]
+MAPPED = ["crates/*/src/**/*.rs", "shared/src/**/*.rs", "functions/*/src/**/*.rs"]
 # Made by scripts, builds and tools, never in a checkout.
 RUNTIME = (".local/", ".venv/", ".aws-sam/", "target/", ".git/", "node_modules/")
 # Gitea's source tree, which the documents quote as the reference for a

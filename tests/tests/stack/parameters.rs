@@ -77,7 +77,7 @@ fn the_example_config_sets_or_shows_every_parameter() {
     }
 }
 
-/// Tracing is a parameter, off by default (README "Tracing" says why).
+/// Tracing is a parameter, off by default (docs/operations.md "Tracing" says why).
 #[test]
 fn tracing_is_a_choice_off_by_default() {
     let t = template();
