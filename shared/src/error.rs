@@ -1,13 +1,12 @@
 //! The one error type of the HTTP layer: what went wrong, in the terms
 //! both APIs share (not found, forbidden, invalid fields, busy...). Areas
 //! with an error enum of their own convert into it (`http/errors/<area>.rs`);
-//! the status codes and each API's body shapes live in `http/errors`.
+//! the status codes and each API's body shapes live in `http/errors`; the
+//! table's errors convert in `db/error.rs`.
 
 use std::collections::BTreeMap;
 
 use serde_json::Value;
-
-use crate::db::DbError;
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
@@ -67,46 +66,6 @@ pub enum Error {
     /// been applied. A retry with the same `Idempotency-Key` is safe.
     #[error("outcome unknown: {0}")]
     OutcomeUnknown(String),
-}
-
-impl From<DbError> for Error {
-    fn from(e: DbError) -> Self {
-        match e {
-            DbError::Unavailable(_) | DbError::TransactionConflict => {
-                Error::Unavailable(e.to_string())
-            }
-            DbError::OutcomeUnknown(_) => Error::OutcomeUnknown(e.to_string()),
-            DbError::TooManyItems { items, limit } => Error::BadRequest(format!(
-                "This request would change {items} items at once; the database accepts at most {limit} in one transaction. Make the change in smaller steps."
-            )),
-            DbError::ItemTooLarge { attribute, bytes } => {
-                let field = if attribute.is_empty() {
-                    "body".to_string()
-                } else {
-                    attribute
-                };
-                let size = if bytes == 0 {
-                    "more than 400 KB".to_string()
-                } else {
-                    format!("{bytes} bytes")
-                };
-                Error::field(
-                    &field,
-                    format!(
-                        "is too large to store: the record would take {size}, and one record holds at most 409600 bytes"
-                    ),
-                )
-            }
-            DbError::OverBudget { budget, .. } => Error::Unprocessable(format!(
-                "this request would read more than this route allows ({} reads, {} read units); narrow it",
-                budget.calls, budget.read_units
-            )),
-            DbError::Superseded => Error::Conflict(
-                "a retry with the same Idempotency-Key took this request over".into(),
-            ),
-            other => Error::Internal(other.to_string()),
-        }
-    }
 }
 
 impl Error {

@@ -205,6 +205,47 @@ pub(crate) fn from_transact(e: SdkError<TransactWriteItemsError>) -> DbError {
     from_sdk(e, Op::Write)
 }
 
+/// What a table error means to a client.
+impl From<DbError> for crate::Error {
+    fn from(e: DbError) -> Self {
+        match e {
+            DbError::Unavailable(_) | DbError::TransactionConflict => {
+                crate::Error::Unavailable(e.to_string())
+            }
+            DbError::OutcomeUnknown(_) => crate::Error::OutcomeUnknown(e.to_string()),
+            DbError::TooManyItems { items, limit } => crate::Error::BadRequest(format!(
+                "This request would change {items} items at once; the database accepts at most {limit} in one transaction. Make the change in smaller steps."
+            )),
+            DbError::ItemTooLarge { attribute, bytes } => {
+                let field = if attribute.is_empty() {
+                    "body".to_string()
+                } else {
+                    attribute
+                };
+                let size = if bytes == 0 {
+                    "more than 400 KB".to_string()
+                } else {
+                    format!("{bytes} bytes")
+                };
+                crate::Error::field(
+                    &field,
+                    format!(
+                        "is too large to store: the record would take {size}, and one record holds at most 409600 bytes"
+                    ),
+                )
+            }
+            DbError::OverBudget { budget, .. } => crate::Error::Unprocessable(format!(
+                "this request would read more than this route allows ({} reads, {} read units); narrow it",
+                budget.calls, budget.read_units
+            )),
+            DbError::Superseded => crate::Error::Conflict(
+                "a retry with the same Idempotency-Key took this request over".into(),
+            ),
+            other => crate::Error::Internal(other.to_string()),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

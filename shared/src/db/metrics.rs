@@ -3,25 +3,11 @@
 
 use std::sync::Mutex;
 
+use crate::telemetry::MetricsSnapshot;
 use aws_sdk_dynamodb::types::ConsumedCapacity;
-use serde::Serialize;
 
 #[derive(Debug, Default)]
 pub struct Metrics(Mutex<(MetricsSnapshot, u32)>);
-
-/// What one request has cost so far.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-pub struct MetricsSnapshot {
-    /// DynamoDB calls made (each is one network round trip).
-    pub round_trips: u32,
-    /// Round trips the request waited for one after another: calls made
-    /// concurrently (while another was in flight) do not add to this.
-    pub sequential: u32,
-    pub read_units: f64,
-    pub write_units: f64,
-    /// Operation names in call order, e.g. `["GetItem", "TransactWriteItems"]`.
-    pub calls: Vec<&'static str>,
-}
 
 impl Metrics {
     /// A call is about to be sent.
@@ -73,15 +59,5 @@ impl Metrics {
 
     pub fn snapshot(&self) -> MetricsSnapshot {
         self.0.lock().unwrap_or_else(|p| p.into_inner()).0.clone()
-    }
-}
-
-impl MetricsSnapshot {
-    /// Read calls made so far.
-    pub fn read_calls(&self) -> u32 {
-        self.calls
-            .iter()
-            .filter(|c| matches!(**c, "GetItem" | "BatchGetItem" | "Query" | "Scan"))
-            .count() as u32
     }
 }

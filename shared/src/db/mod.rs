@@ -46,6 +46,7 @@ use aws_sdk_dynamodb::{
 };
 use serde::de::DeserializeOwned;
 
+pub use crate::telemetry::MetricsSnapshot;
 pub use access::{Action, Grant, Permission, Resource};
 pub use attrs::{b, flag, from_item, n, number, project, projection_of, s, text, to_item};
 use batch::backoff;
@@ -54,7 +55,7 @@ pub use connect::{Clients, connect};
 use consumed::Consumed;
 pub use error::{DbError, Reasons};
 use error::{Op, from_sdk, from_transact};
-pub use metrics::{Metrics, MetricsSnapshot};
+pub use metrics::Metrics;
 use request::RequestState;
 pub use request::{Budget, Marker};
 pub use tx::Tx;

@@ -10,12 +10,14 @@
 //! not a filter expression: a full filter syntax would pull a regex engine
 //! into every binary for nothing.
 
+pub mod cost;
 pub mod emf;
 pub mod request_ids;
 pub mod request_line;
 
 use std::sync::OnceLock;
 
+pub use cost::MetricsSnapshot;
 pub use request_ids::{COLD_START, RequestIds};
 pub use request_line::{RequestLine, RouteName};
 

@@ -22,11 +22,11 @@ use std::{
 
 use serde::Serialize;
 
+use super::MetricsSnapshot;
 use super::{
     LogLevel, RequestIds,
     emf::{Dimensions, Metadata, Namespace},
 };
-use crate::db::MetricsSnapshot;
 
 /// API Gateway's name for requests that no route serves; the request line
 /// uses it for them too.
