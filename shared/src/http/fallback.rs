@@ -9,7 +9,7 @@ use std::{convert::Infallible, sync::Arc, time::Instant};
 
 use lambda_http::{Request, http::HeaderValue};
 
-use super::{Dialect, Response};
+use super::{Dialect, Response, errors::ToResponse};
 use crate::{Config, Error, db::MetricsSnapshot, telemetry::RequestLine};
 
 /// One served route, as `cargo xtask routes` lists them for the fallback.

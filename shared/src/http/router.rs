@@ -8,7 +8,9 @@ use std::{future::Future, pin::Pin, sync::Arc, time::Instant};
 
 use lambda_http::{Body, Request, http::HeaderValue};
 
-use super::{Ctx, Query, Response, Route, extract, idempotency, limits, public_only};
+use super::{
+    Ctx, Query, Response, Route, errors::ToResponse, extract, idempotency, limits, public_only,
+};
 pub use crate::app::App;
 use crate::{
     Config, Error, Result,

@@ -107,7 +107,11 @@ mod tests {
     use super::*;
     use crate::{
         deploy::model::domains::Conflict,
-        http::{Dialect, errors::tests::cfg, response::body_json},
+        http::{
+            Dialect,
+            errors::{ToResponse, tests::cfg},
+            response::body_json,
+        },
     };
 
     /// Each case's status and body, as the deploy API answers it.

@@ -153,7 +153,11 @@ impl From<E> for Error {
 mod comment_messages {
     //! Comment and lock errors: Gitea's statuses and texts.
 
-    use crate::{Error, http::Dialect, issues::Error as E};
+    use crate::{
+        Error,
+        http::{Dialect, errors::ToResponse},
+        issues::Error as E,
+    };
 
     #[test]
     fn statuses_and_texts() {

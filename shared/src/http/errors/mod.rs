@@ -22,8 +22,17 @@ use crate::{Config, error::Error};
 /// Seconds a client should wait before retrying a 503.
 const RETRY_AFTER_SECS: &str = "2";
 
-impl Error {
-    pub fn status(&self, dialect: Dialect) -> StatusCode {
+/// The shared error as each API answers it (the error type lives below
+/// the HTTP layer, in `base`).
+pub trait ToResponse {
+    fn status(&self, dialect: Dialect) -> StatusCode;
+    /// The response a client sees. Internal details stay in the log; the
+    /// body names the request id so an operator can find them.
+    fn into_response(self, dialect: Dialect, config: &Config, request_id: &str) -> Response;
+}
+
+impl ToResponse for Error {
+    fn status(&self, dialect: Dialect) -> StatusCode {
         use Dialect::*;
         match (self, dialect) {
             (Error::BadRequest(_), _) => StatusCode::BAD_REQUEST,
@@ -52,9 +61,7 @@ impl Error {
         }
     }
 
-    /// The response a client sees. Internal details stay in the log; the
-    /// body names the request id so an operator can find them.
-    pub fn into_response(self, dialect: Dialect, config: &Config, request_id: &str) -> Response {
+    fn into_response(self, dialect: Dialect, config: &Config, request_id: &str) -> Response {
         let status = self.status(dialect);
         let wait = match self {
             Error::TooManyRequests { retry_after, .. } => Some(retry_after),
@@ -201,6 +208,8 @@ mod gitea_messages {
     use crate::{
         accounts::Error as A, auth::Error as Au, error::Error, http::Dialect, repos::Error as R,
     };
+
+    use super::ToResponse;
 
     fn seen(e: impl Into<Error>) -> (u16, String) {
         let e: Error = e.into();
