@@ -6,25 +6,20 @@
 pub mod accounts;
 pub mod app;
 pub mod auth;
-pub mod config;
 pub mod db;
 pub mod deploy;
 pub mod doctor;
-pub mod error;
 pub mod hooks;
 pub mod http;
 pub mod issues;
 pub mod labels;
 pub mod milestones;
-pub mod outbound;
 pub mod repos;
 pub mod seal;
 pub mod stream;
-pub mod telemetry;
 #[cfg(feature = "testing")]
 pub mod testing;
 
 // Level 0, re-exported under the names the code above still uses.
-pub use base::{name, page, text, time, words};
-pub use config::Config;
-pub use error::{Error, Result};
+pub use base::{Config, Error, Result};
+pub use base::{config, error, name, outbound, page, telemetry, text, time, words};
