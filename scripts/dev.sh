@@ -14,7 +14,7 @@ DDB_PORT="${DDB_PORT:-8000}"
 export TABLE_NAME="${TABLE_NAME:-serverless-forge}"
 export DYNAMODB_ENDPOINT="${DYNAMODB_ENDPOINT:-http://127.0.0.1:$DDB_PORT}"
 export ROOT_URL="${ROOT_URL:-http://localhost:$PORT/}"
-# Webhooks may call receivers on this machine only (shared/src/outbound).
+# Webhooks may call receivers on this machine only (crates/base/src/outbound).
 export HOOK_ALLOWED_HOSTS="${HOOK_ALLOWED_HOSTS:-loopback}"
 
 started=$SECONDS

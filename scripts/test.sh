@@ -43,7 +43,7 @@ export AWS_LAMBDA_LOG_LEVEL="${AWS_LAMBDA_LOG_LEVEL:-WARN}"
 # functions/accounts/tests/handlers.rs).
 export TOKEN_CACHE_TTL_SECONDS="${TOKEN_CACHE_TTL_SECONDS:-0}"
 # Webhook tests deliver to receivers they start on 127.0.0.1; nothing else
-# may be called (shared/src/outbound).
+# may be called (crates/base/src/outbound).
 export HOOK_ALLOWED_HOSTS="${HOOK_ALLOWED_HOSTS:-loopback}"
 # Retries of failed deliveries in seconds, not an hour.
 export HOOK_RETRY_SECONDS="${HOOK_RETRY_SECONDS:-1,1,1}"
