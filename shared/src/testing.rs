@@ -193,6 +193,7 @@ pub async fn deploy_team(app: &App, name: &str, scopes: &[&str]) -> (String, Tea
         name: name.into(),
         sensitive: true,
         can_deploy: true,
+        sealer: app.sealer.clone(),
     };
     let der = base64::Engine::encode(&base64::engine::general_purpose::STANDARD, [7u8; 64]);
     let pem =

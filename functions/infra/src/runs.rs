@@ -14,9 +14,9 @@ use shared::{
 };
 
 pub async fn claim(cx: &Ctx) -> Result<Response> {
-    let (runner, _) = runner_of(cx)?;
+    let (runner, team) = runner_of(cx)?;
     runners::seen(&cx.db, runner).await?;
-    match claim::claim(&cx.db, &cx.config, runner).await? {
+    match claim::claim(&cx.db, &cx.config, runner, &team).await? {
         Some(job) => cx.reply(StatusCode::OK, &job),
         None => cx.no_content(),
     }

@@ -98,8 +98,6 @@ pub struct Db {
     /// operators' tools (bootstrap, check-data, seeding), which may call
     /// anything.
     grant: Option<&'static Grant>,
-    /// Seals and opens secrets (`crate::seal`), shared by the process.
-    sealer: Arc<crate::seal::Sealer>,
 }
 
 impl Db {
@@ -111,7 +109,6 @@ impl Db {
             request: Arc::default(),
             transaction_limit: 100,
             grant: None,
-            sealer: Arc::new(crate::seal::Sealer::new(None)),
         }
     }
 
@@ -133,19 +130,9 @@ impl Db {
         self
     }
 
-    /// The same handle, sealing secrets with `sealer`.
-    pub fn with_sealer(mut self, sealer: crate::seal::Sealer) -> Self {
-        self.sealer = Arc::new(sealer);
-        self
-    }
-
     /// Items one transaction may hold.
     pub fn transaction_limit(&self) -> usize {
         self.transaction_limit
-    }
-
-    pub fn sealer(&self) -> &crate::seal::Sealer {
-        &self.sealer
     }
 
     /// A handle with fresh metrics and state, for the next request.
@@ -157,7 +144,6 @@ impl Db {
             request: Arc::default(),
             transaction_limit: self.transaction_limit,
             grant: self.grant,
-            sealer: self.sealer.clone(),
         }
     }
 

@@ -115,7 +115,7 @@ fn to_item(team: &Team, record: &EnvRecord, value: Option<&str>, cipher: &Cipher
 }
 
 async fn cipher(db: &Db, team: &Team) -> Result<std::sync::Arc<Cipher>> {
-    Ok(db.sealer().team(db, &team.name).await?)
+    Ok(team.cipher(db).await?)
 }
 
 /// Every variable of `app`, regular ones first, each in creation order.

@@ -8,17 +8,22 @@
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
+use std::sync::Arc;
+
 use super::{Finding, Fix, Report};
 use crate::db::{
     self, Db, DbError, Item,
     keys::{self, key},
 };
+use crate::seal::Sealer;
 
 /// Key-only writes gathered before a batch goes.
 const CHUNK: usize = 1000;
 
 /// Repairs every finding of `report`, counting what was done and skipped.
-pub async fn repair(db: &Db, report: &mut Report) -> Result<(), DbError> {
+/// Sealing the secrets an older release stored in the clear takes the
+/// stack's key (`sealer`), as the functions have it.
+pub async fn repair(db: &Db, sealer: &Arc<Sealer>, report: &mut Report) -> Result<(), DbError> {
     let (mut puts, mut deletes) = (Batch::default(), Batch::default());
     let (mut repaired, mut skipped) = (0, 0);
     for f in &report.drift {
@@ -27,7 +32,7 @@ pub async fn repair(db: &Db, report: &mut Report) -> Result<(), DbError> {
             Fix::PutStub(stub) => puts.push(stub.item(&f.pk, &f.sk)),
             Fix::Delete => deletes.push(key(&f.pk, &f.sk)),
             Fix::Inspect => skipped += 1,
-            _ => match apply(db, f).await {
+            _ => match apply(db, sealer, f).await {
                 Ok(()) => repaired += 1,
                 Err(DbError::ConditionFailed) => skipped += 1,
                 Err(e) => return Err(e),
@@ -85,7 +90,7 @@ impl Batch {
     }
 }
 
-async fn apply(db: &Db, f: &Finding) -> Result<(), DbError> {
+async fn apply(db: &Db, sealer: &Arc<Sealer>, f: &Finding) -> Result<(), DbError> {
     let k = key(&f.pk, &f.sk);
     match &f.fix {
         Fix::SetNumber {
@@ -231,7 +236,7 @@ async fn apply(db: &Db, f: &Finding) -> Result<(), DbError> {
             .await
             .map(|_| ())
         }
-        Fix::Seal { attributes } => seal(db, &f.pk, k, attributes).await,
+        Fix::Seal { attributes } => seal(db, sealer, &f.pk, k, attributes).await,
         // Batched by `repair`, or nothing to do.
         Fix::PutKey | Fix::PutStub(_) | Fix::Delete | Fix::Inspect => Ok(()),
     }
@@ -258,15 +263,17 @@ async fn enqueue(db: &Db, pk: &str, k: Item) -> Result<(), DbError> {
 
 /// Seals the clear attributes of one item, on condition that they still
 /// hold what is read now. Needs the stack's key (`SECRETS_KMS_KEY_ID`).
-async fn seal(db: &Db, pk: &str, k: Item, attributes: &[String]) -> Result<(), DbError> {
+async fn seal(
+    db: &Db,
+    sealer: &Arc<Sealer>,
+    pk: &str,
+    k: Item,
+    attributes: &[String],
+) -> Result<(), DbError> {
     let Some(team) = pk.strip_prefix("DTEAM#") else {
         return Ok(());
     };
-    let team = crate::deploy::Team {
-        name: team.to_string(),
-        sensitive: false,
-        can_deploy: false,
-    };
+    let team = crate::deploy::Team::of_runner(team, sealer.clone());
     let Some(item) = db.get(k).await? else {
         return Err(DbError::ConditionFailed);
     };

@@ -9,25 +9,6 @@ use crate::Config;
 
 pub use crate::page::Page;
 
-/// The page a request asks for. `page` below 1 or unparsable → 1; `limit`
-/// 0, absent or unparsable → the default; above the maximum → the maximum.
-pub fn page_of(query: &Query, config: &Config) -> Page {
-    let number = |name| {
-        query
-            .get(name)
-            .and_then(|v| v.trim().parse::<i64>().ok())
-            .unwrap_or(0)
-    };
-    let page = number("page").clamp(1, u32::MAX as i64) as u32;
-    let limit = number("limit");
-    let size = if limit <= 0 {
-        config.default_page_size
-    } else {
-        limit.min(config.max_page_size as i64) as u32
-    };
-    Page { page, size }
-}
-
 /// The `Link` header value for `total` items, or `None` when there is no
 /// other page to point at.
 pub fn link_header(
@@ -218,7 +199,7 @@ mod tests {
     #[test]
     fn clamps_page_and_limit() {
         let c = cfg();
-        let p = |qs| page_of(&Query::parse(Some(qs)), &c);
+        let p = |qs| super::super::request::page_of(&Query::parse(Some(qs)), &c);
         assert_eq!(p(""), Page { page: 1, size: 30 });
         assert_eq!(p("page=0&limit=0"), Page { page: 1, size: 30 });
         assert_eq!(p("page=-3&limit=500"), Page { page: 1, size: 50 });

@@ -58,6 +58,9 @@ pub struct Ctx {
     /// This instance's token cache: handlers that revoke a token or change
     /// a membership forget the user's entries.
     pub tokens: Arc<crate::auth::TokenCache>,
+    /// Seals and opens secrets at rest (the deploy area's, through its
+    /// `Team`).
+    pub sealer: Arc<crate::seal::Sealer>,
     /// The route's size limits (lists build within them).
     pub limits: super::Limits,
     /// What the route may do on an archived repository.
@@ -67,7 +70,7 @@ pub struct Ctx {
 impl Ctx {
     /// The page the query asks for (`page`, `limit`), within the configured sizes.
     pub fn page(&self) -> crate::page::Page {
-        super::paging::page_of(&self.query, &self.config)
+        page_of(&self.query, &self.config)
     }
 
     /// A path parameter; routes guarantee the name exists.
@@ -204,4 +207,23 @@ pub fn ids_of(req: &lambda_http::Request) -> RequestIds {
         trace.as_deref(),
         COLD_START.take(),
     )
+}
+
+/// The page a request asks for. `page` below 1 or unparsable → 1; `limit`
+/// 0, absent or unparsable → the default; above the maximum → the maximum.
+pub fn page_of(query: &Query, config: &Config) -> crate::page::Page {
+    let number = |name| {
+        query
+            .get(name)
+            .and_then(|v| v.trim().parse::<i64>().ok())
+            .unwrap_or(0)
+    };
+    let page = number("page").clamp(1, u32::MAX as i64) as u32;
+    let limit = number("limit");
+    let size = if limit <= 0 {
+        config.default_page_size
+    } else {
+        limit.min(config.max_page_size as i64) as u32
+    };
+    crate::page::Page { page, size }
 }

@@ -264,6 +264,7 @@ async fn prepare<S: Service>(
         request_id: request_id.to_owned(),
         caller: Caller::Anonymous,
         tokens: app.tokens.clone(),
+        sealer: app.sealer.clone(),
         limits: route.limits,
         archived: route.archived,
     };

@@ -13,7 +13,12 @@ use crate::{
 pub fn deploy_team(cx: &Ctx) -> Result<Team> {
     let principal: &Principal = cx.signed_in()?;
     match &principal.via {
-        Via::Token { team, scopes, .. } => Ok(Team::new(team, scopes, &principal.user.name)),
+        Via::Token { team, scopes, .. } => Ok(Team::new(
+            team,
+            scopes,
+            &principal.user.name,
+            cx.sealer.clone(),
+        )),
         Via::Password => Err(Error::BadCredentials),
     }
 }
@@ -21,5 +26,5 @@ pub fn deploy_team(cx: &Ctx) -> Result<Team> {
 /// The runner of a runner route, and its server's team.
 pub fn runner_of(cx: &Ctx) -> Result<(&Runner, Team)> {
     let runner = cx.caller.runner().ok_or(Error::BadCredentials)?;
-    Ok((runner, Team::of_runner(&runner.team)))
+    Ok((runner, Team::of_runner(&runner.team, cx.sealer.clone())))
 }

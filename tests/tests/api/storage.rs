@@ -110,13 +110,9 @@ async fn deploy_secrets_are_sealed_and_clear_ones_are_sealed_by_the_repair() {
     // A key as an older release wrote it: the PEM in the clear.
     let config = shared::Config::from_env().unwrap();
     let clients = db::connect(&config).await;
-    let sealer = shared::seal::Sealer::from_config(&config, None);
-    let store = db::Db::new(clients, config.table_name.clone()).with_sealer(sealer);
-    let team = deploy::Team {
-        name: t.user.name.to_lowercase(),
-        sensitive: false,
-        can_deploy: false,
-    };
+    let sealer = std::sync::Arc::new(shared::seal::Sealer::from_config(&config, None));
+    let store = db::Db::new(clients, config.table_name.clone());
+    let team = deploy::Team::of_runner(&t.user.name.to_lowercase(), sealer);
     let pem = api_tests::deploy::pem();
     let mut old = stored_key.clone();
     old.insert("private_key".into(), AttributeValue::S(pem.clone()));

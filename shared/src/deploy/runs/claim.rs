@@ -39,8 +39,12 @@ const LOCK: usize = 2;
 
 /// The job of the oldest claimable deployment of the runner's server, now
 /// the runner's; `None` when there is none.
-pub async fn claim(db: &Db, config: &Config, runner: &Runner) -> Result<Option<Value>> {
-    let team = Team::of_runner(&runner.team);
+pub async fn claim(
+    db: &Db,
+    config: &Config,
+    runner: &Runner,
+    team: &Team,
+) -> Result<Option<Value>> {
     let out = db
         .query(|q| {
             q.key_condition_expression("pk = :pk")
@@ -59,7 +63,7 @@ pub async fn claim(db: &Db, config: &Config, runner: &Runner) -> Result<Option<V
         if db::text(&entry, "team") != team.name || busy.iter().any(|b| b == app) {
             continue;
         }
-        match try_entry(db, config, &team, runner, &entry).await? {
+        match try_entry(db, config, team, runner, &entry).await? {
             Tried::Claimed(job) => return Ok(Some(*job)),
             Tried::Busy => busy.push(app.to_string()),
             Tried::Passed => {}

@@ -30,7 +30,7 @@ fn key_of(item: &Item) -> Item {
 /// ones stay absent; sealed ones are left as they are).
 pub async fn seal(db: &Db, team: &Team, item: &mut Item, attributes: &[&str]) -> Result<()> {
     let key = key_of(item);
-    let cipher = db.sealer().team(db, &team.name).await?;
+    let cipher = team.cipher(db).await?;
     for name in attributes {
         if let Some(AttributeValue::S(plain)) = item.get(*name)
             && !seal::is_sealed(plain)
@@ -48,7 +48,7 @@ pub async fn open(db: &Db, team: &Team, key: &Item, name: &str, stored: &str) ->
     if !seal::is_sealed(stored) {
         return Ok(stored.to_string());
     }
-    let cipher = db.sealer().team(db, &team.name).await?;
+    let cipher = team.cipher(db).await?;
     let plain = cipher
         .open(&context(key, name), stored)
         .map_err(|_| SealError::Unreadable)?;

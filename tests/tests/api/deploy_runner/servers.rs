@@ -145,6 +145,7 @@ async fn what_an_older_release_wrote_is_found_by_runners_after_the_repair() {
 
     let config = shared::Config::from_env().unwrap();
     let store = db::Db::new(db::connect(&config).await, config.table_name.clone());
+    let sealer = std::sync::Arc::new(shared::seal::Sealer::from_config(&config, None));
     let finding = |sk: String, fix| Finding {
         what: "older record",
         pk: pk.clone(),
@@ -158,7 +159,7 @@ async fn what_an_older_release_wrote_is_found_by_runners_after_the_repair() {
         ],
         ..Report::default()
     };
-    doctor::repair(&store, &mut report).await.unwrap();
+    doctor::repair(&store, &sealer, &mut report).await.unwrap();
     assert_eq!((report.repaired, report.skipped), (2, 0));
     let job = runner.claim().await.expect("found again");
     assert_eq!(job["deployment_uuid"], json!(d));
@@ -173,6 +174,6 @@ async fn what_an_older_release_wrote_is_found_by_runners_after_the_repair() {
     assert_eq!(cleanup.body["id"], json!(gone), "{:?}", cleanup.body);
     // Again: nothing left to do (the deployment is no longer queued, the
     // clean-up is indexed).
-    doctor::repair(&store, &mut report).await.unwrap();
+    doctor::repair(&store, &sealer, &mut report).await.unwrap();
     assert_eq!((report.repaired, report.skipped), (2, 2));
 }

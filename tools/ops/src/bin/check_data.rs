@@ -15,6 +15,7 @@
 use std::{
     collections::HashSet,
     io::{BufWriter, Write},
+    sync::Arc,
     time::Duration,
 };
 
@@ -43,8 +44,11 @@ async fn main() -> Result<(), BoxError> {
     let clients = db::connect(&config).await;
     // Sealing the secrets an older release stored in the clear needs the
     // stack's key, as the functions have it.
-    let sealer = shared::seal::Sealer::from_config(&config, clients.sdk.as_ref());
-    let db = Db::new(clients, config.table_name.clone()).with_sealer(sealer);
+    let sealer = Arc::new(shared::seal::Sealer::from_config(
+        &config,
+        clients.sdk.as_ref(),
+    ));
+    let db = Db::new(clients, config.table_name.clone());
     let inventory = doctor::scan(&db).await?;
     let mut report = Report {
         items_scanned: inventory.items,
@@ -67,7 +71,7 @@ async fn main() -> Result<(), BoxError> {
             again.into_iter().partition(|f| first.contains(f))
         };
         report.drift = agreed;
-        doctor::repair(&db, &mut report).await?;
+        doctor::repair(&db, &sealer, &mut report).await?;
         report.skipped += moving.len();
         report.drift.extend(moving);
     }
