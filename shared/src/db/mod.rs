@@ -16,6 +16,7 @@ pub mod access;
 pub mod actor;
 mod attrs;
 mod batch;
+mod budget;
 mod cleanup;
 mod connect;
 mod consumed;
@@ -50,14 +51,15 @@ pub use crate::telemetry::MetricsSnapshot;
 pub use access::{Action, Grant, Permission, Resource};
 pub use attrs::{b, flag, from_item, n, number, project, projection_of, s, text, to_item};
 use batch::backoff;
+pub use budget::Budget;
 pub use cleanup::{CLEANUP_BUDGET, cleanup};
 pub use connect::{Clients, connect};
 use consumed::Consumed;
 pub use error::{DbError, Reasons};
 use error::{Op, from_sdk, from_transact};
 pub use metrics::Metrics;
+pub use request::Marker;
 use request::RequestState;
-pub use request::{Budget, Marker};
 pub use tx::Tx;
 
 /// One DynamoDB item.

@@ -10,7 +10,7 @@ use std::{
     time::Duration,
 };
 
-use super::{Db, DbError, Item, actor};
+use super::{Budget, Db, DbError, Item, actor};
 
 /// What one request's transactions must also do when the request carries
 /// an `Idempotency-Key`: mark the key's item committed, on condition that
@@ -19,17 +19,6 @@ use super::{Db, DbError, Item, actor};
 pub struct Marker {
     pub key: Item,
     pub attempt: String,
-}
-
-/// The most one request may read: a ceiling every route declares (its
-/// `Limits`), checked before each read, so no request, whatever its input
-/// or caller, costs more than this plus one call.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Budget {
-    /// Read calls (each a round trip).
-    pub calls: u32,
-    /// Read units consumed.
-    pub read_units: f64,
 }
 
 /// Per-request state besides the metrics.
