@@ -12,7 +12,7 @@ Checks, each problem printed as `file:line: what`, exit 1 if any:
   names something that exists. Paths in code spans are written from the
   repository root. A span counts as a path when it holds no spaces and
   contains a `/`, and either ends with `/` or its last part has an
-  extension (`scripts/dev.sh`, `shared/src/db/`). Not paths: URL paths
+  extension (`scripts/dev.sh`, `crates/store/src/db/`). Not paths: URL paths
   (`/api/v1/...`), URLs, placeholders and globs (`<...>`, `{...}`, `*`),
   what scripts and builds make at run time (`.local/`, `.venv/`, ...),
   and Gitea's source files the text quotes (`services/webhook/...`).
@@ -21,7 +21,7 @@ Checks, each problem printed as `file:line: what`, exit 1 if any:
 - the map: README.md's section "The map" names every `.rs` file under
   `shared/src/` and `functions/*/src/`, and nothing that is missing. Only
   its tables count, by the code spans in each row's first cell. A row that
-  starts with a bold code span ending in `/` (**`shared/src/db/`**) names
+  starts with a bold code span ending in `/` (**`crates/store/src/db/`**) names
   a folder, from the repository root; the rest of its first cell, and the
   first cells of the rows below it, name files in that folder. A heading
   starts again from the repository root. A name with `*` is a glob that

@@ -6,7 +6,7 @@ function only, for the fault test (scripts/fault-test.sh, tests/tests/fault.rs).
 
 Every function under `cargo lambda watch` shares one DYNAMODB_ENDPOINT, so
 the proxy tells callers apart by the user agent: each function's client
-names itself (`app/<function>`, shared/src/db/connect.rs). The switch lives
+names itself (`app/<function>`, crates/store/src/db/connect.rs). The switch lives
 here, in a test tool, and nowhere in the functions' binaries.
 
 Control (JSON), on the same port:

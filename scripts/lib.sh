@@ -106,7 +106,7 @@ start_pump() {
   wait_http "$PUMP_URL/stats" 30 || { cat "$log" >&2; return 1; }
 }
 
-# The local master key of secrets at rest (shared/src/seal), in place of
+# The local master key of secrets at rest (crates/store/src/seal), in place of
 # KMS: made once, kept in .local (git-ignored), mode 0600. `make dev`
 # keeps it with its data; a test run has its own.
 use_secrets_key() {

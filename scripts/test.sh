@@ -52,7 +52,7 @@ export RUNNER_SILENCE_SECONDS="${RUNNER_SILENCE_SECONDS:-4}"
 # Secrets at rest are sealed under a key of this run's own.
 use_secrets_key "$ROOT/.local/secrets-test.key"
 # Each function process appends the DynamoDB actions it uses (and any its
-# grant refused) here, once each (shared/src/db/access.rs); checked at the
+# grant refused) here, once each (crates/store/src/db/access.rs); checked at the
 # end against the grants.
 export DYNAMODB_ACTIONS_LOG="$ROOT/.local/dynamodb-actions-$api_port.log"
 : >"$DYNAMODB_ACTIONS_LOG"

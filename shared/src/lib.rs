@@ -6,7 +6,6 @@
 pub mod accounts;
 pub mod app;
 pub mod auth;
-pub mod db;
 pub mod deploy;
 pub mod doctor;
 pub mod hooks;
@@ -15,7 +14,6 @@ pub mod issues;
 pub mod labels;
 pub mod milestones;
 pub mod repos;
-pub mod seal;
 pub mod stream;
 #[cfg(feature = "testing")]
 pub mod testing;
@@ -23,3 +21,5 @@ pub mod testing;
 // Level 0, re-exported under the names the code above still uses.
 pub use base::{Config, Error, Result};
 pub use base::{config, error, name, outbound, page, telemetry, text, time, words};
+// Level 1.
+pub use store::{db, grant, seal};

@@ -1,7 +1,7 @@
 //! `cargo xtask grants <actions log>`: whether a test run used exactly what
 //! the functions are granted. The log holds one line per process and
 //! permission, `<used|denied> <function> <Action> <table|indexes>`
-//! (shared/src/db/access.rs writes it). A refused call is a bug of the
+//! (crates/store/src/db/access.rs writes it). A refused call is a bug of the
 //! grant; a granted permission no test used is one the policy should not
 //! hold, unless the grant marks its action rare and says why.
 

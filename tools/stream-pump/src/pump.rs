@@ -512,7 +512,7 @@ impl Pump {
 
 /// The SDK's configuration: DynamoDB Local's endpoint, with a region and
 /// dummy credentials unless the environment has them; the same rustls
-/// client the functions use (shared/src/db/connect.rs).
+/// client the functions use (crates/store/src/db/connect.rs).
 async fn sdk_config(endpoint: Option<&str>) -> aws_config::SdkConfig {
     use aws_smithy_http_client::{
         Builder,

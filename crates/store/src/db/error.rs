@@ -206,14 +206,14 @@ pub(crate) fn from_transact(e: SdkError<TransactWriteItemsError>) -> DbError {
 }
 
 /// What a table error means to a client.
-impl From<DbError> for crate::Error {
+impl From<DbError> for base::Error {
     fn from(e: DbError) -> Self {
         match e {
             DbError::Unavailable(_) | DbError::TransactionConflict => {
-                crate::Error::Unavailable(e.to_string())
+                base::Error::Unavailable(e.to_string())
             }
-            DbError::OutcomeUnknown(_) => crate::Error::OutcomeUnknown(e.to_string()),
-            DbError::TooManyItems { items, limit } => crate::Error::BadRequest(format!(
+            DbError::OutcomeUnknown(_) => base::Error::OutcomeUnknown(e.to_string()),
+            DbError::TooManyItems { items, limit } => base::Error::BadRequest(format!(
                 "This request would change {items} items at once; the database accepts at most {limit} in one transaction. Make the change in smaller steps."
             )),
             DbError::ItemTooLarge { attribute, bytes } => {
@@ -227,21 +227,21 @@ impl From<DbError> for crate::Error {
                 } else {
                     format!("{bytes} bytes")
                 };
-                crate::Error::field(
+                base::Error::field(
                     &field,
                     format!(
                         "is too large to store: the record would take {size}, and one record holds at most 409600 bytes"
                     ),
                 )
             }
-            DbError::OverBudget { budget, .. } => crate::Error::Unprocessable(format!(
+            DbError::OverBudget { budget, .. } => base::Error::Unprocessable(format!(
                 "this request would read more than this route allows ({} reads, {} read units); narrow it",
                 budget.calls, budget.read_units
             )),
-            DbError::Superseded => crate::Error::Conflict(
+            DbError::Superseded => base::Error::Conflict(
                 "a retry with the same Idempotency-Key took this request over".into(),
             ),
-            other => crate::Error::Internal(other.to_string()),
+            other => base::Error::Internal(other.to_string()),
         }
     }
 }

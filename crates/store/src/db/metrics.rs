@@ -3,8 +3,8 @@
 
 use std::sync::Mutex;
 
-use crate::telemetry::MetricsSnapshot;
 use aws_sdk_dynamodb::types::ConsumedCapacity;
+use base::telemetry::MetricsSnapshot;
 
 #[derive(Debug, Default)]
 pub struct Metrics(Mutex<(MetricsSnapshot, u32)>);

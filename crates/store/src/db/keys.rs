@@ -2,7 +2,7 @@
 //! patterns in `docs/data-model.md` can be checked against one file.
 
 use super::{Item, s};
-use crate::name::fold;
+use base::name::fold;
 
 /// A primary key.
 pub fn key(pk: &str, sk: &str) -> Item {

@@ -10,7 +10,7 @@ use aws_smithy_runtime_api::client::{
     runtime_components::RuntimeComponents,
 };
 
-use crate::Config;
+use base::Config;
 
 /// Builds the DynamoDB clients of the process: one that retries (reads and
 /// transactions, which carry an idempotency token) and one that does not

@@ -22,11 +22,9 @@ use serde::{Deserialize, Serialize};
 pub use cipher::{Cipher, Unreadable, is_sealed};
 pub use master::Master;
 
-use crate::{
-    Config,
-    config::SecretsKey,
-    db::{self, Db, DbError, keys},
-};
+use base::{Config, config::SecretsKey};
+
+use crate::db::{self, Db, DbError, keys};
 
 /// How long an unwrapped data key is kept, and how many are.
 const KEEP: Duration = Duration::from_secs(300);

@@ -163,7 +163,7 @@ mod tests {
             }
         });
         let endpoint = format!("http://{at}");
-        let config = crate::Config::from_lookup(|k| match k {
+        let config = base::Config::from_lookup(|k| match k {
             "TABLE_NAME" => Some("t".into()),
             "DYNAMODB_ENDPOINT" => Some(endpoint.clone()),
             _ => None,

@@ -47,9 +47,9 @@ use aws_sdk_dynamodb::{
 };
 use serde::de::DeserializeOwned;
 
-pub use crate::telemetry::MetricsSnapshot;
 pub use access::{Action, Grant, Permission, Resource};
 pub use attrs::{b, flag, from_item, n, number, project, projection_of, s, text, to_item};
+pub use base::telemetry::MetricsSnapshot;
 use batch::backoff;
 pub use budget::Budget;
 pub use cleanup::{CLEANUP_BUDGET, cleanup};
