@@ -22,4 +22,4 @@ pub mod testing;
 pub use base::{Config, Error, Result};
 pub use base::{config, error, name, outbound, page, telemetry, text, time, words};
 // Level 1.
-pub use store::{db, grant, seal};
+pub use store::{db, grant, outbox, seal};

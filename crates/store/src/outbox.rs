@@ -5,7 +5,7 @@
 //! a comment, or creates or deletes a repository, also puts an event item
 //! (`EVENT#<uuid>` in the repository's partition, kept a day) holding what
 //! happened, the record (as it was, for a delete) and the actor. Its insert
-//! is the event ([`happened`](super::happened)).
+//! is the event (the webhooks' `happened`).
 
 use aws_sdk_dynamodb::types::AttributeValue;
 use serde::Serialize;
@@ -54,6 +54,6 @@ pub fn event_in(
     let mut item = keys::key(pk, &format!("{EVENT_PREFIX}{}", uuid::Uuid::new_v4()));
     item.insert("what".into(), db::s(what));
     item.insert("record".into(), AttributeValue::M(db::to_item(record)?));
-    item.insert("ttl".into(), db::n(crate::time::now() + KEEP_SECS));
+    item.insert("ttl".into(), db::n(base::time::now() + KEEP_SECS));
     db.stamp(item)
 }

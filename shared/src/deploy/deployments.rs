@@ -18,7 +18,7 @@ use crate::{
         store::{self, app_sk, item},
         team::Team,
     },
-    hooks::outbox,
+    outbox,
 };
 
 /// What the runner does with a deployment.

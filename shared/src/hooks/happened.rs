@@ -7,13 +7,13 @@
 //! `unassigned` (one event per login, as Gitea sends them),
 //! `label_updated`/`label_cleared` and `milestoned`/`demilestoned`; a
 //! comment's item gives `created` and `edited`; an event item
-//! ([`outbox`](super::outbox)) gives a delete's `deleted`, and a
+//! ([`outbox`](crate::outbox)) gives a delete's `deleted`, and a
 //! repository's `created` and `deleted`. Other changes to those items
 //! (counters, mentions, locks, deadlines) notify nobody, as in Gitea.
 
 use serde::Serialize;
 
-use super::outbox;
+use crate::outbox;
 use crate::{
     db::{self, actor::Actor, keys},
     issues::{IssueRecord, comments::CommentRecord},

@@ -38,7 +38,6 @@ pub mod line;
 pub mod model;
 pub mod notify;
 pub mod options;
-pub mod outbox;
 pub mod payload;
 pub mod send;
 pub mod store;

@@ -43,8 +43,7 @@ pub const MAX_PURGING: i64 = 100;
 
 use crate::{
     db::{self, Db, Item, Tx, keys},
-    hooks::outbox,
-    milestones,
+    milestones, outbox,
 };
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

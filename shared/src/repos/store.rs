@@ -9,8 +9,7 @@ use crate::{
         users::UserRecord,
     },
     db::{self, Db, keys},
-    hooks::outbox,
-    time,
+    outbox, time,
 };
 
 /// The stored settings item: the record under its name key, indexed

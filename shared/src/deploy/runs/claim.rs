@@ -26,7 +26,7 @@ use crate::{
         model::{app::Source, fields, timestamp},
         team::Team,
     },
-    hooks::outbox,
+    outbox,
 };
 
 /// How many of the server's oldest entries one claim reads. An entry of

@@ -22,7 +22,7 @@ use crate::{
         model::timestamp,
         team::Team,
     },
-    hooks::outbox,
+    outbox,
 };
 
 /// How often a runner is told to heartbeat, and the longest a run may

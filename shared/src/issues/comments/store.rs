@@ -16,9 +16,8 @@ use super::super::{Error, IssueRecord, Result};
 use super::model::{self, CommentRecord};
 use crate::{
     db::{self, Db, DbError, keys},
-    hooks::outbox,
     issues::index::{pending, stubs},
-    time,
+    outbox, time,
 };
 
 /// Attempts of one write under contention before answering 503.
