@@ -9,7 +9,7 @@ use shared::{
         apps,
         deployments::{self, Action, Trigger},
         projects, provider_apps, runners,
-        runs::logs,
+        runs::{self, logs},
         servers, ssh_keys, triggers, views,
     },
     http::{Ctx, Response, deploy_team},
@@ -170,7 +170,7 @@ pub async fn running_deployments(cx: &Ctx) -> Result<Response> {
 /// secrets (as Coolify hides it from the others).
 pub async fn get_deployment(cx: &Ctx) -> Result<Response> {
     let team = deploy_team(cx)?;
-    let d = deployments::read(&cx.db, &cx.config, &team, cx.param("uuid")).await?;
+    let d = runs::read(&cx.db, &cx.config, &team, cx.param("uuid")).await?;
     let mut v = views::deployment(&d);
     if team.sensitive {
         v["logs"] = json!(logs::shown(&cx.db, &d.deployment_uuid).await?);
@@ -247,7 +247,7 @@ pub async fn stop(cx: &Ctx) -> Result<Response> {
 
 pub async fn cancel_deployment(cx: &Ctx) -> Result<Response> {
     let team = deploy_team(cx)?;
-    let d = deployments::cancel(&cx.db, &cx.config, &team, cx.param("uuid")).await?;
+    let d = runs::cancel(&cx.db, &cx.config, &team, cx.param("uuid")).await?;
     cx.reply(
         StatusCode::OK,
         &json!({

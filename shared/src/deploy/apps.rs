@@ -387,7 +387,12 @@ pub async fn delete(db: &Db, team: &Team, app: &AppRecord, flags: &[(&str, bool)
     for (flag, on) in flags {
         cleanup.insert((*flag).to_string(), Value::from(*on));
     }
-    tx.put(cleanups::record(team, app, &cleanup)?)?;
+    tx.put(cleanups::record(
+        team,
+        &app.uuid,
+        &app.server_uuid,
+        &cleanup,
+    )?)?;
     tx.delete(team.key(&keys::deployment_count_sk(&app.uuid)))?;
     match db.transact(tx).await {
         Ok(()) => {}

@@ -9,7 +9,6 @@ use serde_json::{Map, Value, json};
 use crate::{
     db::{self, Db, Item, keys, table},
     deploy::{
-        apps::AppRecord,
         error::{Error, Object, Result},
         store::item,
         team::Team,
@@ -27,14 +26,15 @@ fn sk(app: &str) -> String {
     format!("CLEANUP#{app}")
 }
 
-/// The clean-up item of a deleted application, listed under its server.
-pub fn record(team: &Team, app: &AppRecord, fields: &Map<String, Value>) -> Result<Item> {
-    let mut it = item(team, &sk(&app.uuid), "cleanup", fields)?;
+/// The clean-up item of deleted application `app`, listed under its
+/// server.
+pub fn record(team: &Team, app: &str, server: &str, fields: &Map<String, Value>) -> Result<Item> {
+    let mut it = item(team, &sk(app), "cleanup", fields)?;
     let created = fields
         .get("created_at")
         .and_then(Value::as_str)
         .unwrap_or_default();
-    it.extend(index_keys(&app.server_uuid, created, &app.uuid));
+    it.extend(index_keys(server, created, app));
     Ok(it)
 }
 

@@ -12,9 +12,8 @@ use crate::{
     db::{self, Db, Tx, keys, table},
     deploy::{
         error::{Error, Object, Result},
-        lifecycle::{self, Move, Status},
+        lifecycle::Status,
         model::{self, app::AppRecord, timestamp},
-        runs,
         store::{self, app_sk, item},
         team::Team,
     },
@@ -226,53 +225,6 @@ pub async fn find(db: &Db, team: &Team, uuid: &str) -> Result<DeploymentRecord> 
     get(db, team, uuid)
         .await?
         .ok_or(Error::NotFound(Object::Deployment))
-}
-
-/// Like [`find`], as a reader should see it: a run whose runner went
-/// silent is failed first.
-pub async fn read(db: &Db, config: &Config, team: &Team, uuid: &str) -> Result<DeploymentRecord> {
-    let d = find(db, team, uuid).await?;
-    runs::settle_if_silent(db, config, team, d).await
-}
-
-/// A user's cancel: a queued deployment leaves its server's queue; a
-/// running one stays its runner's, which sees the cancel at its next
-/// heartbeat and stops it. Anything else is a 409 naming both states.
-pub async fn cancel(db: &Db, config: &Config, team: &Team, uuid: &str) -> Result<DeploymentRecord> {
-    for _ in 0..3 {
-        let d = read(db, config, team, uuid).await?;
-        let from = d.state()?;
-        let to = lifecycle::apply(from, Move::Cancel)?;
-        let mut tx = db.tx();
-        let now = timestamp();
-        tx.update_if(
-            key_of(team, &d.deployment_uuid),
-            "SET #status = :to, updated_at = :now REMOVE gsi2pk, gsi2sk",
-            &[("#status", "status")],
-            &[
-                (":to", db::s(to.as_str())),
-                (":now", db::s(&now)),
-                (":from", db::s(from.as_str())),
-            ],
-            "#status = :from",
-        )?;
-        if from == Status::Queued {
-            tx.delete(d.queue_entry())?;
-        }
-        let after = DeploymentRecord {
-            status: to.as_str().into(),
-            updated_at: now,
-            ..d
-        };
-        tx.put(event(db, team, outbox::DEPLOYMENT_CANCELLED, &after)?)?;
-        match db.transact(tx).await {
-            Ok(()) => return Ok(after),
-            // Moved meanwhile (claimed, ended): judge it again.
-            Err(e) if e.failed_condition() == Some(0) => continue,
-            Err(e) => return Err(e.into()),
-        }
-    }
-    Err(Error::Busy("the deployment keeps changing; retry"))
 }
 
 async fn by_index(

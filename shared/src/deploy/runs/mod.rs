@@ -48,6 +48,58 @@ pub fn is_silent(d: &DeploymentRecord, silence: std::time::Duration, now: DateTi
     }
 }
 
+/// One of the team's deployments as a reader should see it: a run whose
+/// runner went silent is failed first.
+pub async fn read(db: &Db, config: &Config, team: &Team, uuid: &str) -> Result<DeploymentRecord> {
+    let d = deployments::find(db, team, uuid).await?;
+    settle_if_silent(db, config, team, d).await
+}
+
+/// A user's cancel: a queued deployment leaves its server's queue; a
+/// running one stays its runner's, which sees the cancel at its next
+/// heartbeat and stops it. Anything else is a 409 naming both states.
+pub async fn cancel(db: &Db, config: &Config, team: &Team, uuid: &str) -> Result<DeploymentRecord> {
+    for _ in 0..3 {
+        let d = read(db, config, team, uuid).await?;
+        let from = d.state()?;
+        let to = lifecycle::apply(from, Move::Cancel)?;
+        let mut tx = db.tx();
+        let now = timestamp();
+        tx.update_if(
+            deployments::key_of(team, &d.deployment_uuid),
+            "SET #status = :to, updated_at = :now REMOVE gsi2pk, gsi2sk",
+            &[("#status", "status")],
+            &[
+                (":to", db::s(to.as_str())),
+                (":now", db::s(&now)),
+                (":from", db::s(from.as_str())),
+            ],
+            "#status = :from",
+        )?;
+        if from == Status::Queued {
+            tx.delete(d.queue_entry())?;
+        }
+        let after = DeploymentRecord {
+            status: to.as_str().into(),
+            updated_at: now,
+            ..d
+        };
+        tx.put(deployments::event(
+            db,
+            team,
+            outbox::DEPLOYMENT_CANCELLED,
+            &after,
+        )?)?;
+        match db.transact(tx).await {
+            Ok(()) => return Ok(after),
+            // Moved meanwhile (claimed, ended): judge it again.
+            Err(e) if e.failed_condition() == Some(0) => continue,
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Err(Error::Busy("the deployment keeps changing; retry"))
+}
+
 /// `d` as it stands once a silent runner's run is failed.
 pub async fn settle_if_silent(
     db: &Db,
