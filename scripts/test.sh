@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# `make test`: the documents' links and map (scripts/check-docs.py), then
+# `make test`: the documents' links and map (scripts/check-docs.py) and the
+# layers' import rules (scripts/architecture-figures.py), then
 # every test of the workspace against real DynamoDB Local, then the Swagger
 # UI page in headless Chromium, schemathesis over the OpenAPI document and
 # the fault test, then whether the functions used exactly the DynamoDB
@@ -20,6 +21,9 @@ failed=()
 # missing from the README's map should not wait for the build to show.
 echo "== docs (scripts/check-docs.py)"
 python3 scripts/check-docs.py || failed+=("check-docs")
+# The layers (docs/architecture.md): no import circle, no arrow back up.
+echo "== architecture (scripts/architecture-figures.py --check)"
+python3 scripts/architecture-figures.py --check || failed+=("architecture")
 
 ensure_cargo_lambda
 mkdir -p .local

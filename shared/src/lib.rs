@@ -6,6 +6,7 @@
 pub mod accounts;
 pub mod app;
 pub mod auth;
+pub mod consumer;
 pub mod deploy;
 pub mod doctor;
 pub mod hooks;

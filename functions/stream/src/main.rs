@@ -4,5 +4,5 @@
 
 #[tokio::main]
 async fn main() -> Result<(), lambda_http::Error> {
-    shared::stream::run(&stream::DYNAMODB, stream::handlers, stream::scheduled).await
+    shared::consumer::run(&stream::DYNAMODB, stream::handlers, stream::scheduled).await
 }

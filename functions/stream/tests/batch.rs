@@ -7,8 +7,9 @@ use aws_lambda_events::dynamodb::Event;
 use futures::future::BoxFuture;
 use serde_json::{Value, json};
 use shared::{
+    consumer::Batch,
     db::{self, Db, keys},
-    stream::{Change, Handler, run::Batch},
+    stream::{Change, Handler},
 };
 
 fn sample() -> Event {

@@ -211,7 +211,7 @@ impl ParkedLine {
     }
 }
 
-pub(super) fn now_ms() -> u64 {
+pub fn now_ms() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as u64)

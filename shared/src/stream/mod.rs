@@ -28,7 +28,7 @@
 //! - [`memo`]: reads a handler keeps for a batch, made once per key;
 //! - [`line`]: the one log line per batch, which is also its metrics, and
 //!   the parked changes' line;
-//! - [`run`](mod@run): the Lambda entry point of the consumer.
+//! - the Lambda entry point of the consumer is `crate::consumer`.
 
 pub mod change;
 pub mod dispatch;
@@ -37,9 +37,7 @@ pub mod line;
 pub mod memo;
 pub mod park;
 pub mod retry;
-pub mod run;
 
 pub use change::{Change, ChangeKind, ConvertError, changes, pad_seq, unpad_seq};
 pub use dispatch::{Dispatched, dispatch};
 pub use handler::Handler;
-pub use run::run;

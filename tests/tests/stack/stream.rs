@@ -37,7 +37,7 @@ fn the_stream_consumer_is_mapped_like_the_local_pump_and_watched() {
         Some("rate(1 minute)")
     );
     assert!(
-        shared::stream::run::is_scheduled(&stream_pump::schedule::event()),
+        shared::consumer::is_scheduled(&stream_pump::schedule::event()),
         "the pump's stand-in for the schedule is what the function takes for one"
     );
     let event = &events["TableStream"];

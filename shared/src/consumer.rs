@@ -24,17 +24,17 @@ use futures::future::BoxFuture;
 use lambda_http::lambda_runtime::{self, Diagnostic, LambdaEvent, service_fn};
 use serde_json::Value;
 
-use super::{
-    Change, Handler,
-    change::{ConvertError, pad_seq},
-    changes,
-    dispatch::dispatch_until,
-    line::{BatchLine, now_ms},
-};
 use crate::{
     Config,
     app::App,
     db::{Db, Grant},
+    stream::{
+        Change, Handler,
+        change::{ConvertError, pad_seq},
+        changes,
+        dispatch::dispatch_until,
+        line::{BatchLine, now_ms},
+    },
 };
 
 /// Work the schedule starts, with the process's [`App`] and a handle for
