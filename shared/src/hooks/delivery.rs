@@ -143,7 +143,7 @@ impl DeliveryRecord {
             id,
             hook_id: hook.id,
             hook_pk: super::store::pk(&hook.owner),
-            event: h.event.to_string(),
+            event: h.event.name().to_string(),
             action: h.action.to_string(),
             payload: event_id.to_string(),
             state: PENDING.into(),

@@ -7,24 +7,135 @@ use super::{Error, Result};
 /// Most events one request may name (Gitea's names and aliases included).
 pub const MAX_NAMED: usize = 32;
 
-/// Every event a hook may hold, in the order Gitea lists a hook's events.
-pub const EVENTS: &[&str] = &[
-    "issues",
-    "issue_assign",
-    "issue_label",
-    "issue_milestone",
-    "issue_comment",
-    "pull_request",
-    "pull_request_assign",
-    "pull_request_label",
-    "pull_request_milestone",
-    "pull_request_comment",
-    "pull_request_review_approved",
-    "pull_request_review_rejected",
-    "pull_request_review_comment",
-    "pull_request_review_request",
-    "repository",
-];
+/// An event a hook may ask for. The variants are in the order Gitea lists
+/// a hook's events; Gitea's names come from [`Event::name`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Event {
+    Issues,
+    IssueAssign,
+    IssueLabel,
+    IssueMilestone,
+    IssueComment,
+    PullRequest,
+    PullRequestAssign,
+    PullRequestLabel,
+    PullRequestMilestone,
+    PullRequestComment,
+    PullRequestReviewApproved,
+    PullRequestReviewRejected,
+    PullRequestReviewComment,
+    PullRequestReviewRequest,
+    Repository,
+}
+
+/// Which of Gitea's groups an event belongs to (`issues`, `pull_request`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Group {
+    Issues,
+    PullRequests,
+    Repository,
+}
+
+impl Event {
+    /// Every event, in Gitea's order.
+    pub const ALL: [Event; 15] = [
+        Event::Issues,
+        Event::IssueAssign,
+        Event::IssueLabel,
+        Event::IssueMilestone,
+        Event::IssueComment,
+        Event::PullRequest,
+        Event::PullRequestAssign,
+        Event::PullRequestLabel,
+        Event::PullRequestMilestone,
+        Event::PullRequestComment,
+        Event::PullRequestReviewApproved,
+        Event::PullRequestReviewRejected,
+        Event::PullRequestReviewComment,
+        Event::PullRequestReviewRequest,
+        Event::Repository,
+    ];
+
+    /// Gitea's name: what hooks and deliveries store, and what is sent as
+    /// `X-Gitea-Event-Type`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Event::Issues => "issues",
+            Event::IssueAssign => "issue_assign",
+            Event::IssueLabel => "issue_label",
+            Event::IssueMilestone => "issue_milestone",
+            Event::IssueComment => "issue_comment",
+            Event::PullRequest => "pull_request",
+            Event::PullRequestAssign => "pull_request_assign",
+            Event::PullRequestLabel => "pull_request_label",
+            Event::PullRequestMilestone => "pull_request_milestone",
+            Event::PullRequestComment => "pull_request_comment",
+            Event::PullRequestReviewApproved => "pull_request_review_approved",
+            Event::PullRequestReviewRejected => "pull_request_review_rejected",
+            Event::PullRequestReviewComment => "pull_request_review_comment",
+            Event::PullRequestReviewRequest => "pull_request_review_request",
+            Event::Repository => "repository",
+        }
+    }
+
+    /// The event of a Gitea name.
+    pub fn named(name: &str) -> Option<Event> {
+        Event::ALL.into_iter().find(|e| e.name() == name)
+    }
+
+    /// The coarse name Gitea sends as `X-Gitea-Event` (its
+    /// `HookEventType.Event()`).
+    pub const fn header(self) -> &'static str {
+        match self {
+            Event::Issues | Event::IssueAssign | Event::IssueLabel | Event::IssueMilestone => {
+                "issues"
+            }
+            Event::PullRequest
+            | Event::PullRequestAssign
+            | Event::PullRequestLabel
+            | Event::PullRequestMilestone
+            | Event::PullRequestReviewRequest => "pull_request",
+            Event::IssueComment | Event::PullRequestComment => "issue_comment",
+            Event::PullRequestReviewApproved => "pull_request_approved",
+            Event::PullRequestReviewRejected => "pull_request_rejected",
+            Event::PullRequestReviewComment => "pull_request_comment",
+            Event::Repository => "repository",
+        }
+    }
+
+    /// The issue's event, or its pull request's.
+    pub const fn of(is_pull: bool, issue: Event, pull: Event) -> Event {
+        if is_pull { pull } else { issue }
+    }
+
+    const fn group(self) -> Group {
+        match self {
+            Event::Issues
+            | Event::IssueAssign
+            | Event::IssueLabel
+            | Event::IssueMilestone
+            | Event::IssueComment => Group::Issues,
+            Event::Repository => Group::Repository,
+            _ => Group::PullRequests,
+        }
+    }
+
+    /// One of a review's outcomes (Gitea's `pull_request_review`).
+    const fn is_review(self) -> bool {
+        matches!(
+            self,
+            Event::PullRequestReviewApproved
+                | Event::PullRequestReviewRejected
+                | Event::PullRequestReviewComment
+        )
+    }
+}
+
+/// `X-Gitea-Event` of a stored event name (a name no release knows is a
+/// repository's, as Gitea falls back).
+pub fn header_of(name: &str) -> &'static str {
+    Event::named(name).map_or(Event::Repository.header(), Event::header)
+}
 
 /// Gitea's events about git content, which never happen here.
 pub const GIT_EVENTS: &[&str] = &[
@@ -44,27 +155,28 @@ pub const GIT_EVENTS: &[&str] = &[
     "action_run_success",
 ];
 
-/// What one requested name turns on, as Gitea reads it: `issues` is every
-/// issue event, `pull_request` every pull-request event (its git-content
-/// `pull_request_sync` aside), `pull_request_review` the three review
-/// outcomes; `issues_only` and `pull_request_only` the bare event.
-fn expand(name: &str) -> Option<&'static [&'static str]> {
-    Some(match name {
-        "issues" => &EVENTS[0..5],
-        "issues_only" => &EVENTS[0..1],
-        "pull_request" => &EVENTS[5..14],
-        "pull_request_only" => &EVENTS[5..6],
-        "pull_request_review" => &EVENTS[10..13],
-        other => {
-            let at = EVENTS.iter().position(|e| *e == other)?;
-            &EVENTS[at..at + 1]
-        }
-    })
+/// Whether requested name `name` turns `e` on, as Gitea reads it: `issues`
+/// is every issue event, `pull_request` every pull-request event (its
+/// git-content `pull_request_sync` aside), `pull_request_review` the three
+/// review outcomes; `issues_only` and `pull_request_only` the bare event.
+/// `None` for a name that is no event.
+fn turns_on(name: &str) -> Option<impl Fn(Event) -> bool> {
+    let group = |g: Group| move |e: Event| e.group() == g;
+    let one = |only: Event| move |e: Event| e == only;
+    let rule: Box<dyn Fn(Event) -> bool> = match name {
+        "issues" => Box::new(group(Group::Issues)),
+        "issues_only" => Box::new(one(Event::Issues)),
+        "pull_request" => Box::new(group(Group::PullRequests)),
+        "pull_request_only" => Box::new(one(Event::PullRequest)),
+        "pull_request_review" => Box::new(Event::is_review),
+        other => Box::new(one(Event::named(other)?)),
+    };
+    Some(rule)
 }
 
-/// The events a request names (any case), in [`EVENTS`]' order, each
-/// once. An empty list is refused: Gitea's default, `push`, never fires
-/// here, so a hook without events would wait for nothing.
+/// The events a request names (any case), in Gitea's order, each once,
+/// by their names. An empty list is refused: Gitea's default, `push`,
+/// never fires here, so a hook without events would wait for nothing.
 pub fn parse(names: &[String]) -> Result<Vec<String>> {
     if names.len() > MAX_NAMED {
         return Err(Error::TooManyEvents { max: MAX_NAMED });
@@ -72,26 +184,24 @@ pub fn parse(names: &[String]) -> Result<Vec<String>> {
     if names.is_empty() {
         return Err(Error::NoEvents);
     }
-    let mut on = [false; EVENTS.len()];
+    let mut on = [false; Event::ALL.len()];
     for raw in names {
         let name = raw.trim().to_ascii_lowercase();
         if GIT_EVENTS.contains(&name.as_str()) {
             return Err(Error::GitEvent(raw.clone()));
         }
-        let Some(events) = expand(&name) else {
+        let Some(rule) = turns_on(&name) else {
             return Err(Error::UnknownEvent(raw.clone()));
         };
-        for e in events {
-            if let Some(i) = EVENTS.iter().position(|x| x == e) {
-                on[i] = true;
-            }
+        for (at, e) in Event::ALL.into_iter().enumerate() {
+            on[at] |= rule(e);
         }
     }
-    Ok(EVENTS
-        .iter()
+    Ok(Event::ALL
+        .into_iter()
         .zip(on)
         .filter(|(_, on)| *on)
-        .map(|(e, _)| e.to_string())
+        .map(|(e, _)| e.name().to_string())
         .collect())
 }
 
@@ -103,10 +213,14 @@ mod tests {
         v.iter().map(|s| s.to_string()).collect()
     }
 
+    fn all() -> Vec<&'static str> {
+        Event::ALL.iter().map(|e| e.name()).collect()
+    }
+
     #[test]
     fn gitea_s_groups_expand_and_order_is_gitea_s() {
-        assert_eq!(parse(&names(&["issues"])).unwrap(), EVENTS[0..5]);
-        assert_eq!(parse(&names(&["pull_request"])).unwrap(), EVENTS[5..14]);
+        assert_eq!(parse(&names(&["issues"])).unwrap(), all()[0..5]);
+        assert_eq!(parse(&names(&["pull_request"])).unwrap(), all()[5..14]);
         assert_eq!(
             parse(&names(&["repository", "Issue_Comment", "issues_only"])).unwrap(),
             ["issues", "issue_comment", "repository"]
@@ -119,8 +233,22 @@ mod tests {
                 "pull_request_review_comment"
             ]
         );
-        let every = parse(&names(EVENTS)).unwrap();
-        assert_eq!(every, EVENTS);
+        let every = parse(&names(&all())).unwrap();
+        assert_eq!(every, all());
+    }
+
+    #[test]
+    fn names_and_headers_are_gitea_s() {
+        for e in Event::ALL {
+            assert_eq!(Event::named(e.name()), Some(e));
+        }
+        assert_eq!(
+            Event::PullRequestReviewApproved.header(),
+            "pull_request_approved"
+        );
+        assert_eq!(Event::PullRequestComment.header(), "issue_comment");
+        assert_eq!(header_of("issue_label"), "issues");
+        assert_eq!(header_of("from a later release"), "repository");
     }
 
     #[test]

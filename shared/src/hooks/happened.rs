@@ -13,6 +13,7 @@
 
 use serde::Serialize;
 
+use super::events::Event;
 use crate::outbox;
 use crate::{
     db::{self, actor::Actor, keys},
@@ -52,9 +53,8 @@ pub enum Subject {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Happening {
     pub repo_id: i64,
-    /// The event a hook subscribes to (one of [`super::events::EVENTS`]),
-    /// sent as `X-Gitea-Event-Type`.
-    pub event: &'static str,
+    /// The event a hook subscribes to, sent as `X-Gitea-Event-Type`.
+    pub event: Event,
     pub action: &'static str,
     pub changes: Option<Changes>,
     pub subject: Subject,
@@ -72,14 +72,14 @@ pub enum Detail {
     Reviewer(String),
     /// `review`: Gitea's `ReviewPayload` (`type`: the event's name;
     /// `content`: the start of the review's body).
-    Review { kind: &'static str, content: String },
+    Review { kind: Event, content: String },
 }
 
 impl Happening {
     /// The coarse name Gitea sends as `X-Gitea-Event` (its
     /// `HookEventType.Event()`).
     pub fn header_event(&self) -> &'static str {
-        header_event(self.event)
+        self.event.header()
     }
 
     pub fn is_pull(&self) -> bool {
@@ -88,23 +88,6 @@ impl Happening {
             Subject::Comment(c) => c.is_pull,
             Subject::Repo(_) => false,
         }
-    }
-}
-
-/// Gitea's `HookEventType.Event()` for the events served here.
-pub fn header_event(event: &str) -> &'static str {
-    match event {
-        "issues" | "issue_assign" | "issue_label" | "issue_milestone" => "issues",
-        "pull_request"
-        | "pull_request_assign"
-        | "pull_request_label"
-        | "pull_request_milestone"
-        | "pull_request_review_request" => "pull_request",
-        "issue_comment" | "pull_request_comment" => "issue_comment",
-        "pull_request_review_approved" => "pull_request_approved",
-        "pull_request_review_rejected" => "pull_request_rejected",
-        "pull_request_review_comment" => "pull_request_comment",
-        _ => "repository",
     }
 }
 
@@ -165,7 +148,7 @@ fn deleted(item: &db::Item, actor: Option<Actor>) -> Result<Vec<Happening>, db::
     Ok(match db::text(item, "what") {
         outbox::ISSUE_DELETED => {
             let i: IssueRecord = db::from_item(record.clone())?;
-            let event = pick(i.is_pull, "issues", "pull_request");
+            let event = Event::of(i.is_pull, Event::Issues, Event::PullRequest);
             vec![happening(
                 i.repo_id,
                 event,
@@ -175,7 +158,7 @@ fn deleted(item: &db::Item, actor: Option<Actor>) -> Result<Vec<Happening>, db::
         }
         outbox::COMMENT_DELETED => {
             let c: CommentRecord = db::from_item(record.clone())?;
-            let event = pick(c.is_pull, "issue_comment", "pull_request_comment");
+            let event = Event::of(c.is_pull, Event::IssueComment, Event::PullRequestComment);
             vec![happening(
                 c.repo_id,
                 event,
@@ -191,7 +174,7 @@ fn deleted(item: &db::Item, actor: Option<Actor>) -> Result<Vec<Happening>, db::
             };
             vec![happening(
                 r.id,
-                "repository",
+                Event::Repository,
                 action,
                 Subject::Repo(Box::new(r)),
             )]
@@ -201,23 +184,22 @@ fn deleted(item: &db::Item, actor: Option<Actor>) -> Result<Vec<Happening>, db::
     })
 }
 
-/// The fine-grained event of an issue's or pull request's change.
-fn pick(is_pull: bool, issue: &'static str, pull: &'static str) -> &'static str {
-    if is_pull { pull } else { issue }
-}
-
 fn issue_events(
     before: Option<&IssueRecord>,
     after: IssueRecord,
     actor: Option<Actor>,
 ) -> Vec<Happening> {
     let p = after.is_pull;
-    let mut out: Vec<(&'static str, &'static str, Option<Changes>)> = Vec::new();
+    let mut out: Vec<(Event, &'static str, Option<Changes>)> = Vec::new();
     let mut details: Vec<(usize, Detail)> = Vec::new();
     match before {
-        None => out.push((pick(p, "issues", "pull_request"), "opened", None)),
+        None => out.push((
+            Event::of(p, Event::Issues, Event::PullRequest),
+            "opened",
+            None,
+        )),
         Some(b) => {
-            let base = pick(p, "issues", "pull_request");
+            let base = Event::of(p, Event::Issues, Event::PullRequest);
             let from = |changed: bool, old: &str| {
                 changed.then(|| From {
                     from: old.to_string(),
@@ -245,7 +227,7 @@ fn issue_events(
                 };
                 out.push((base, "edited", Some(c)));
             }
-            let assign = pick(p, "issue_assign", "pull_request_assign");
+            let assign = Event::of(p, Event::IssueAssign, Event::PullRequestAssign);
             for login in &after.assignees {
                 if !b.assignees.contains(login) {
                     out.push((assign, "assigned", None));
@@ -262,7 +244,11 @@ fn issue_events(
                 } else {
                     "label_updated"
                 };
-                out.push((pick(p, "issue_label", "pull_request_label"), action, None));
+                out.push((
+                    Event::of(p, Event::IssueLabel, Event::PullRequestLabel),
+                    action,
+                    None,
+                ));
             }
             if b.milestone != after.milestone {
                 let action = if after.milestone == 0 {
@@ -271,7 +257,7 @@ fn issue_events(
                     "milestoned"
                 };
                 out.push((
-                    pick(p, "issue_milestone", "pull_request_milestone"),
+                    Event::of(p, Event::IssueMilestone, Event::PullRequestMilestone),
                     action,
                     None,
                 ));
@@ -279,7 +265,7 @@ fn issue_events(
             for login in &after.review_requested {
                 if !b.review_requested.contains(login) {
                     details.push((out.len(), Detail::Reviewer(login.clone())));
-                    out.push(("pull_request_review_request", "review_requested", None));
+                    out.push((Event::PullRequestReviewRequest, "review_requested", None));
                 }
             }
             for login in &b.review_requested {
@@ -292,7 +278,7 @@ fn issue_events(
                 if !after.review_requested.contains(login) && !reviewed {
                     details.push((out.len(), Detail::Reviewer(login.clone())));
                     out.push((
-                        "pull_request_review_request",
+                        Event::PullRequestReviewRequest,
                         "review_request_removed",
                         None,
                     ));
@@ -304,9 +290,9 @@ fn issue_events(
                 .filter(|r| b.last_review.as_ref() != Some(r))
             {
                 let kind = match r.event.as_str() {
-                    "APPROVED" => "pull_request_review_approved",
-                    "REQUEST_CHANGES" => "pull_request_review_rejected",
-                    _ => "pull_request_review_comment",
+                    "APPROVED" => Event::PullRequestReviewApproved,
+                    "REQUEST_CHANGES" => Event::PullRequestReviewRejected,
+                    _ => Event::PullRequestReviewComment,
                 };
                 let detail = Detail::Review {
                     kind,
@@ -360,7 +346,11 @@ fn comment_events(
     };
     vec![Happening {
         repo_id: after.repo_id,
-        event: pick(after.is_pull, "issue_comment", "pull_request_comment"),
+        event: Event::of(
+            after.is_pull,
+            Event::IssueComment,
+            Event::PullRequestComment,
+        ),
         action,
         changes,
         subject: Subject::Comment(Box::new(after)),

@@ -172,7 +172,7 @@ pub async fn test(
     };
     let h = Happening {
         repo_id: facts.repo.id,
-        event: "issues",
+        event: super::events::Event::Issues,
         action: "opened",
         changes: None,
         subject: Subject::Issue(Box::new(sample)),
@@ -251,7 +251,7 @@ impl DeliveryView {
         let d = &e.delivery;
         Self {
             id: d.id.clone(),
-            event: super::happened::header_event(&d.event),
+            event: super::events::header_of(&d.event),
             event_type: d.event.clone(),
             action: d.action.clone(),
             status: d.state.clone(),

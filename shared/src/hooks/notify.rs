@@ -140,7 +140,7 @@ impl Notifier {
 /// Whether hook `k` wants event `h`: active, subscribed, and for pull
 /// requests, a base branch its `branch_filter` matches.
 fn wants(k: &HookRecord, h: &Happening) -> bool {
-    if !k.active || !k.events.iter().any(|e| e == h.event) {
+    if !k.active || !k.events.iter().any(|e| e == h.event.name()) {
         return false;
     }
     match &h.subject {
@@ -226,7 +226,7 @@ mod tests {
         };
         let pr = |base: &str| Happening {
             repo_id: 1,
-            event: "pull_request",
+            event: crate::hooks::events::Event::PullRequest,
             action: "opened",
             changes: None,
             subject: Subject::Issue(Box::new(IssueRecord {

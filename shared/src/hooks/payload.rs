@@ -151,7 +151,10 @@ pub async fn render(
                 _ => None,
             };
             let review = match &h.detail {
-                Some(Detail::Review { kind, content }) => Some(ReviewPayload { kind, content }),
+                Some(Detail::Review { kind, content }) => Some(ReviewPayload {
+                    kind: kind.name(),
+                    content,
+                }),
                 _ => None,
             };
             serde_json::to_vec(&PullRequestPayload {

@@ -8,7 +8,7 @@
 use hmac::{Hmac, KeyInit, Mac};
 use sha2::Sha256;
 
-use super::{delivery::DeliveryRecord, happened::header_event, model::HookRecord, views::REDACTED};
+use super::{delivery::DeliveryRecord, events::header_of, model::HookRecord, views::REDACTED};
 
 /// What goes out: the body and the headers, and the headers as recorded.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -59,7 +59,7 @@ pub fn outgoing(hook: &HookRecord, delivery: &DeliveryRecord, payload: &[u8]) ->
         _ => ("application/json", payload.to_vec()),
     };
     let sig = signature(&hook.secret, payload);
-    let event = header_event(&delivery.event).to_string();
+    let event = header_of(&delivery.event).to_string();
     let kind = delivery.event.clone();
     let id = delivery.id.clone();
     let mut headers = vec![

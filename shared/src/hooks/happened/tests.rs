@@ -38,7 +38,7 @@ fn change(old: Option<&IssueRecord>, new: &IssueRecord, by: Option<&Actor>) -> C
 }
 
 fn names(h: &[Happening]) -> Vec<(&str, &str)> {
-    h.iter().map(|h| (h.event, h.action)).collect()
+    h.iter().map(|h| (h.event.name(), h.action)).collect()
 }
 
 #[test]
@@ -171,7 +171,7 @@ fn review_requests_and_reviews_are_their_own_events() {
     assert_eq!(
         h[0].detail,
         Some(Detail::Review {
-            kind: "pull_request_review_rejected",
+            kind: Event::PullRequestReviewRejected,
             content: "no".into()
         })
     );
