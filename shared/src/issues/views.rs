@@ -9,7 +9,10 @@ use serde::Serialize;
 use super::IssueRecord;
 use crate::{
     Config, Result,
-    accounts::{users::UserRecord, views::User},
+    accounts::{
+        users::{UserRecord, Users},
+        views::User,
+    },
     db::{self, Consistency, Db, Item, keys},
     labels::{Label, LabelRecord},
     milestones::{Milestone, MilestoneRecord},
@@ -39,7 +42,7 @@ impl Wanted {
 /// Users, labels and milestones referred to by a set of issues.
 #[derive(Default)]
 pub struct Lookup {
-    users: HashMap<String, UserRecord>,
+    users: Users,
     labels: HashMap<i64, LabelRecord>,
     milestones: HashMap<(i64, i64), MilestoneRecord>,
 }
@@ -100,8 +103,7 @@ impl Lookup {
                 .cloned()
                 .unwrap_or_default();
             if sk == keys::PROFILE {
-                let u: UserRecord = db::from_item(item)?;
-                self.users.insert(crate::name::fold(&u.name), u);
+                self.users.insert(db::from_item(item)?);
             } else if sk.starts_with(keys::LABEL_PREFIX) {
                 let l: LabelRecord = db::from_item(item)?;
                 self.labels.insert(l.id, l);
@@ -121,10 +123,7 @@ impl Lookup {
         milestones: impl IntoIterator<Item = MilestoneRecord>,
     ) -> Self {
         Lookup {
-            users: users
-                .into_iter()
-                .map(|u| (crate::name::fold(&u.name), u))
-                .collect(),
+            users: users.into_iter().collect(),
             labels: labels.into_iter().map(|l| (l.id, l)).collect(),
             milestones: milestones
                 .into_iter()
@@ -144,10 +143,7 @@ impl Lookup {
 
     /// A user, or Gitea's Ghost for one that no longer exists.
     fn user(&self, login: &str) -> UserRecord {
-        self.users
-            .get(login)
-            .cloned()
-            .unwrap_or_else(UserRecord::ghost)
+        self.users.get(login).clone()
     }
 }
 

@@ -110,3 +110,41 @@ pub fn parse_password(raw: Option<String>) -> Result<Option<String>> {
     }
     Ok(password)
 }
+
+/// Users by folded login, as a page renders them: a login that no longer
+/// exists shows as Gitea's Ghost.
+#[derive(Clone, Debug)]
+pub struct Users {
+    by_login: std::collections::HashMap<String, UserRecord>,
+    ghost: UserRecord,
+}
+
+impl Default for Users {
+    fn default() -> Self {
+        Self {
+            by_login: Default::default(),
+            ghost: UserRecord::ghost(),
+        }
+    }
+}
+
+impl Users {
+    pub fn insert(&mut self, user: UserRecord) {
+        self.by_login.insert(crate::name::fold(&user.name), user);
+    }
+
+    /// The user of folded login `login`, or the Ghost.
+    pub fn get(&self, login: &str) -> &UserRecord {
+        self.by_login.get(login).unwrap_or(&self.ghost)
+    }
+}
+
+impl FromIterator<UserRecord> for Users {
+    fn from_iter<I: IntoIterator<Item = UserRecord>>(users: I) -> Self {
+        let mut out = Users::default();
+        for u in users {
+            out.insert(u);
+        }
+        out
+    }
+}

@@ -1,12 +1,30 @@
 //! Where users and organisations live: `OWNER#<folded name>`, with an
 //! e-mail guard item per address, both written only if free.
 
-use super::model::{NewUser, OwnerKind, UserRecord};
+use super::model::{NewUser, OwnerKind, UserRecord, Users};
 use crate::{
     accounts::{Error, Result, names::fold, password},
-    db::{self, Db, DbError, Tx, keys},
+    db::{self, Consistency, Db, DbError, Tx, keys},
     time,
 };
+
+/// The users of `logins` (folded), for rendering: one batched read (100
+/// keys a call, all at once), eventually consistent (see
+/// `db::Consistency`); each login once.
+pub async fn users_of<'a>(db: &Db, logins: impl IntoIterator<Item = &'a str>) -> Result<Users> {
+    let mut logins: Vec<&str> = logins.into_iter().collect();
+    logins.sort_unstable();
+    logins.dedup();
+    let wanted = logins.iter().map(|l| keys::owner(l)).collect();
+    let mut out = Users::default();
+    for item in db
+        .batch_get_many(wanted, None, Consistency::Eventual)
+        .await?
+    {
+        out.insert(db::from_item(item)?);
+    }
+    Ok(out)
+}
 
 /// Adds the record under its key, written only if the name is free.
 pub(in crate::accounts) fn put_new_owner(tx: &mut Tx, rec: &UserRecord) -> Result<()> {

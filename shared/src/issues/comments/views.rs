@@ -3,15 +3,16 @@
 //! fields: each has one or two, and a misspelt `body` would otherwise be a
 //! blank comment's 422 with a less useful message.
 
-use std::collections::HashMap;
-
 use serde::{Deserialize, Serialize};
 
 use super::model::CommentRecord;
 use crate::{
     Config, Result,
-    accounts::{users::UserRecord, views::User},
-    db::{self, Consistency, Db, keys},
+    accounts::{
+        users::{UserRecord, users_of},
+        views::User,
+    },
+    db::Db,
     repos::RepoRecord,
     time,
 };
@@ -90,23 +91,10 @@ impl Comment {
         comments: &[CommentRecord],
         config: &Config,
     ) -> Result<Vec<Comment>> {
-        let mut logins: Vec<&str> = comments.iter().map(|c| c.poster.as_str()).collect();
-        logins.sort_unstable();
-        logins.dedup();
-        let mut users: HashMap<String, UserRecord> = HashMap::new();
-        // Rendering only: eventually consistent (see `db::Consistency`).
-        let wanted = logins.iter().map(|l| keys::owner(l)).collect();
-        for item in db
-            .batch_get_many(wanted, None, Consistency::Eventual)
-            .await?
-        {
-            let u: UserRecord = db::from_item(item)?;
-            users.insert(crate::name::fold(&u.name), u);
-        }
-        let ghost = UserRecord::ghost();
+        let users = users_of(db, comments.iter().map(|c| c.poster.as_str())).await?;
         Ok(comments
             .iter()
-            .map(|c| Comment::new(c, repo, users.get(&c.poster).unwrap_or(&ghost), config))
+            .map(|c| Comment::new(c, repo, users.get(&c.poster), config))
             .collect())
     }
 

@@ -1,14 +1,16 @@
 //! Gitea's `Reaction` JSON and its request body, `EditReactionOption`.
 
-use std::collections::HashMap;
-
 use serde::{Deserialize, Serialize};
 
 use super::model::ReactionRecord;
 use crate::{
     Config, Result,
-    accounts::{principal::Caller, users::UserRecord, views::User},
-    db::{self, Consistency, Db, keys},
+    accounts::{
+        principal::Caller,
+        users::{UserRecord, users_of},
+        views::User,
+    },
+    db::Db,
     time,
 };
 
@@ -50,22 +52,10 @@ impl Reaction {
         caller: &Caller,
         config: &Config,
     ) -> Result<Vec<Reaction>> {
-        let mut logins: Vec<&str> = reactions.iter().map(|r| r.user.as_str()).collect();
-        logins.sort_unstable();
-        logins.dedup();
-        let wanted = logins.iter().map(|l| keys::owner(l)).collect();
-        let mut users: HashMap<String, UserRecord> = HashMap::new();
-        for item in db
-            .batch_get_many(wanted, None, Consistency::Eventual)
-            .await?
-        {
-            let u: UserRecord = db::from_item(item)?;
-            users.insert(crate::name::fold(&u.name), u);
-        }
-        let ghost = UserRecord::ghost();
+        let users = users_of(db, reactions.iter().map(|r| r.user.as_str())).await?;
         Ok(reactions
             .iter()
-            .map(|r| Reaction::new(r, users.get(&r.user).unwrap_or(&ghost), caller, config))
+            .map(|r| Reaction::new(r, users.get(&r.user), caller, config))
             .collect())
     }
 }
