@@ -33,8 +33,9 @@ use crate::{
         change::{ConvertError, pad_seq},
         changes,
         dispatch::dispatch_until,
-        line::{BatchLine, now_ms},
+        line::BatchLine,
     },
+    telemetry::line::now_ms,
 };
 
 /// Work the schedule starts, with the process's [`App`] and a handle for

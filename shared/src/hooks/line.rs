@@ -5,15 +5,14 @@
 //! due one was). The alarms of template.yaml watch the unrecorded attempts
 //! (the table refused the sender) and the lag (retries not being made).
 
-use std::io::Write;
-
 use serde::Serialize;
 
 use crate::{
     Config,
     telemetry::{
-        self, LogLevel,
+        self,
         emf::{Dimensions, HOOK_METRICS, Metadata, SWEEP_METRICS},
+        line::{self, now_ms},
     },
 };
 
@@ -63,27 +62,17 @@ fn dimensions(config: &Config) -> Dimensions {
     config.metrics_dimensions.without_route()
 }
 
-fn write(line: &impl Serialize) {
-    let mut json = serde_json::to_string(line).unwrap_or_default();
-    json.push('\n');
-    let _ = std::io::stdout().lock().write_all(json.as_bytes());
-}
-
 /// Logs what the sender did (nothing when it sent nothing).
 pub fn sent(config: &Config, function: &str, sent: Sent) {
     if sent == Sent::default() {
         return;
     }
-    write(&render_sent(config, function, sent, now_ms()));
-}
-
-fn now_ms() -> u64 {
-    crate::time::now_ms().max(0) as u64
+    line::emit(&render_sent(config, function, sent, now_ms()));
 }
 
 fn render_sent<'a>(config: &'a Config, function: &'a str, s: Sent, at: u64) -> SentLine<'a> {
     SentLine {
-        level: telemetry::level().max(LogLevel::Info).name(),
+        level: line::kept(telemetry::level()).name(),
         message: "hook deliveries",
         function,
         attempts: s.attempts,
@@ -104,8 +93,8 @@ pub fn swept(config: &Config, function: &str, due: usize, touched: usize, lag_ms
     if due == 0 {
         return;
     }
-    write(&SweepLine {
-        level: telemetry::level().max(LogLevel::Info).name(),
+    line::emit(&SweepLine {
+        level: line::kept(telemetry::level()).name(),
         message: "sweep",
         function,
         due,

@@ -6,10 +6,7 @@
 //! names records by sequence number only: images hold what users wrote,
 //! and never reach a log.
 
-use std::{
-    io::Write,
-    time::{Duration, SystemTime, UNIX_EPOCH},
-};
+use std::time::Duration;
 
 use serde::Serialize;
 
@@ -19,6 +16,7 @@ use crate::{
     telemetry::{
         self, LogLevel,
         emf::{Dimensions, Metadata, Namespace, PARKED_METRICS, STREAM_METRICS},
+        line::{self, DbCost, now_ms},
     },
 };
 
@@ -62,11 +60,8 @@ struct Line<'a> {
     latency_ms: u64,
     oldest_record_age_ms: u64,
     lag_ms: u64,
-    db_round_trips: u32,
-    db_sequential: u32,
-    db_read_units: f64,
-    db_write_units: f64,
-    db_calls: String,
+    #[serde(flatten)]
+    cost: DbCost,
     // Dimension.
     #[serde(rename = "Function")]
     function: &'a str,
@@ -101,7 +96,7 @@ impl BatchLine<'_> {
             telemetry::level(),
             now_ms(),
         );
-        let _ = std::io::stdout().lock().write_all(line.as_bytes());
+        line::write(&line);
     }
 
     fn render(
@@ -116,7 +111,7 @@ impl BatchLine<'_> {
         let cost = self.cost;
         let line = Line {
             // Kept at every ApplicationLogLevel, as the request line is.
-            level: level.max(LogLevel::Info).name(),
+            level: line::kept(level).name(),
             message: "batch",
             request_id: self.request_id,
             records: self.records,
@@ -127,11 +122,7 @@ impl BatchLine<'_> {
             latency_ms: self.latency.as_millis() as u64,
             oldest_record_age_ms: self.oldest_age.as_millis() as u64,
             lag_ms: self.lag.as_millis() as u64,
-            db_round_trips: cost.round_trips,
-            db_sequential: cost.sequential,
-            db_read_units: cost.read_units,
-            db_write_units: cost.write_units,
-            db_calls: format!("{:?}", cost.calls),
+            cost: cost.into(),
             function: self.function,
             records_metric: self.records,
             failures_metric: self.failures,
@@ -143,9 +134,7 @@ impl BatchLine<'_> {
             lag: self.lag.as_millis() as f64,
             aws: Metadata::with_metrics(namespace, dimensions, timestamp, STREAM_METRICS),
         };
-        let mut json = serde_json::to_string(&line).unwrap_or_default();
-        json.push('\n');
-        json
+        line::render(&line)
     }
 }
 
@@ -186,12 +175,12 @@ impl ParkedLine {
             return;
         }
         let line = self.render(config, function, now_ms());
-        let _ = std::io::stdout().lock().write_all(line.as_bytes());
+        line::write(&line);
     }
 
     fn render(&self, config: &Config, function: &str, timestamp: u64) -> String {
         let line = ParkedJson {
-            level: telemetry::level().max(LogLevel::Info).name(),
+            level: line::kept(telemetry::level()).name(),
             message: "parked",
             function,
             total: self.total,
@@ -205,16 +194,8 @@ impl ParkedLine {
                 PARKED_METRICS,
             ),
         };
-        let mut json = serde_json::to_string(&line).unwrap_or_default();
-        json.push('\n');
-        json
+        line::render(&line)
     }
-}
-
-pub fn now_ms() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64)
 }
 
 #[cfg(test)]

@@ -12,6 +12,7 @@
 
 pub mod cost;
 pub mod emf;
+pub mod line;
 pub mod request_ids;
 pub mod request_line;
 

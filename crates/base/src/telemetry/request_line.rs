@@ -13,19 +13,16 @@
 //! one of its six levels counts as INFO, and a line is kept only at the
 //! configured level or a less detailed one, FATAL being the least. So
 //! dropping `level` would not save the line at WARN and above; see
-//! [`line_level`].
+//! [`line::kept`].
 
-use std::{
-    io::Write,
-    time::{Duration, SystemTime, UNIX_EPOCH},
-};
+use std::time::Duration;
 
 use serde::Serialize;
 
-use super::MetricsSnapshot;
 use super::{
-    LogLevel, RequestIds,
+    LogLevel, MetricsSnapshot, RequestIds,
     emf::{Dimensions, Metadata, Namespace},
+    line::{self, DbCost},
 };
 
 /// API Gateway's name for requests that no route serves; the request line
@@ -78,12 +75,8 @@ struct Line<'a> {
     latency_ms: u64,
     /// The first request of its instance (its latency includes the start).
     cold_start: bool,
-    db_round_trips: u32,
-    db_sequential: u32,
-    db_read_units: f64,
-    db_write_units: f64,
-    /// Operation names in call order, as the benchmarks' tables print them.
-    db_calls: String,
+    #[serde(flatten)]
+    cost: DbCost,
     // Dimensions.
     #[serde(rename = "Function")]
     function: &'a str,
@@ -111,8 +104,7 @@ impl RequestLine<'_> {
     /// and `tracing`'s (it too writes each event with one `write_all` on
     /// stdout), cannot interleave.
     pub fn write(&self, namespace: &Namespace, dimensions: Dimensions) {
-        let line = self.render(namespace, dimensions, super::level(), now_ms());
-        let _ = std::io::stdout().lock().write_all(line.as_bytes());
+        line::write(&self.render(namespace, dimensions, super::level(), line::now_ms()));
     }
 
     /// The line, newline-terminated.
@@ -125,7 +117,7 @@ impl RequestLine<'_> {
     ) -> String {
         let cost = self.cost;
         let line = Line {
-            level: line_level(level).name(),
+            level: line::kept(level).name(),
             message: "request",
             request_id: &self.ids.request_id,
             apigw_request_id: self.ids.apigw_request_id.as_deref(),
@@ -137,11 +129,7 @@ impl RequestLine<'_> {
             status: self.status,
             latency_ms: self.latency.as_millis() as u64,
             cold_start: self.ids.cold_start,
-            db_round_trips: cost.round_trips,
-            db_sequential: cost.sequential,
-            db_read_units: cost.read_units,
-            db_write_units: cost.write_units,
-            db_calls: format!("{:?}", cost.calls),
+            cost: cost.into(),
             function: self.function,
             route_key: self
                 .route
@@ -153,25 +141,8 @@ impl RequestLine<'_> {
             server_errors: (500..600).contains(&self.status).into(),
             aws: Metadata::new(namespace, dimensions, timestamp),
         };
-        // Only strings and finite numbers: serialising cannot fail.
-        let mut json = serde_json::to_string(&line).unwrap_or_default();
-        json.push('\n');
-        json
+        line::render(&line)
     }
-}
-
-/// The request line's `level`: INFO, or the configured level when that is
-/// less detailed, so Lambda keeps the line (and its metrics) at every
-/// `ApplicationLogLevel` without the line claiming FATAL, which would
-/// mislead anyone looking for real failures.
-fn line_level(configured: LogLevel) -> LogLevel {
-    configured.max(LogLevel::Info)
-}
-
-fn now_ms() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64)
 }
 
 #[cfg(test)]
@@ -421,8 +392,9 @@ mod tests {
 
     #[test]
     fn the_timestamp_is_milliseconds_since_the_epoch() {
+        use std::time::{SystemTime, UNIX_EPOCH};
         let before = SystemTime::now().duration_since(UNIX_EPOCH).unwrap();
-        let ms = now_ms();
+        let ms = line::now_ms();
         let after = SystemTime::now().duration_since(UNIX_EPOCH).unwrap();
         assert!(before.as_millis() as u64 <= ms && ms <= after.as_millis() as u64);
         // Not seconds, not microseconds: between 2001 and 2286.
