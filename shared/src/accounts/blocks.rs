@@ -79,15 +79,12 @@ pub async fn block(db: &Db, blocker: &str, blocked: &str, note: &str) -> Result<
 
 /// Lifts a block; 400 when there was none, as Gitea answers.
 pub async fn unblock(db: &Db, blocker: &str, blocked: &str) -> Result<()> {
-    db.delete(|d| {
-        d.set_key(Some(keys::block(blocker, blocked)))
-            .condition_expression("attribute_exists(pk)")
-    })
-    .await
-    .map_err(|e| match e {
-        db::DbError::ConditionFailed => Error::NotBlocked(blocked.to_string()),
-        other => other.into(),
-    })
+    db.delete_existing(keys::block(blocker, blocked))
+        .await
+        .map_err(|e| match e {
+            db::DbError::ConditionFailed => Error::NotBlocked(blocked.to_string()),
+            other => other.into(),
+        })
 }
 
 pub async fn is_blocked(db: &Db, blocker: &str, blocked: &str) -> Result<bool> {

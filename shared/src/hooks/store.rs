@@ -74,12 +74,7 @@ pub async fn get(db: &Db, owner: &HookOwner, id: i64) -> Result<Option<HookRecor
 /// Saves an edited hook, only if it still exists.
 pub async fn save(db: &Db, hook: &HookRecord) -> Result<()> {
     let item = item(hook)?;
-    db.put(|p| {
-        p.set_item(Some(item))
-            .condition_expression("attribute_exists(pk)")
-    })
-    .await
-    .map_err(|e| match e {
+    db.put_existing(item).await.map_err(|e| match e {
         DbError::ConditionFailed => Error::NoSuch(hook.id),
         other => other.into(),
     })

@@ -84,21 +84,13 @@ pub async fn get(db: &Db, scope: &Scope, id: i64) -> Result<Option<LabelRecord>>
 pub async fn save(db: &Db, label: &LabelRecord) -> Result<()> {
     let mut item = db::to_item(label)?;
     item.extend(key(&label.scope, label.id));
-    db.put(|p| {
-        p.set_item(Some(item))
-            .condition_expression("attribute_exists(pk)")
-    })
-    .await
-    .map_err(gone)
+    db.put_existing(item).await.map_err(gone)
 }
 
 pub async fn delete(db: &Db, label: &LabelRecord) -> Result<()> {
-    db.delete(|d| {
-        d.set_key(Some(key(&label.scope, label.id)))
-            .condition_expression("attribute_exists(pk)")
-    })
-    .await
-    .map_err(gone)
+    db.delete_existing(key(&label.scope, label.id))
+        .await
+        .map_err(gone)
 }
 
 fn gone(e: DbError) -> Error {

@@ -155,12 +155,9 @@ pub async fn update(
 }
 
 pub async fn delete(db: &Db, m: &MilestoneRecord) -> Result<()> {
-    db.delete(|d| {
-        d.set_key(Some(keys::milestone(m.repo_id, m.id)))
-            .condition_expression("attribute_exists(pk)")
-    })
-    .await
-    .map_err(gone)
+    db.delete_existing(keys::milestone(m.repo_id, m.id))
+        .await
+        .map_err(gone)
 }
 
 fn gone(e: DbError) -> Error {

@@ -102,6 +102,9 @@ pub struct Db {
     grant: Option<&'static Grant>,
 }
 
+/// The condition of a write that needs its item to exist.
+pub(crate) const EXISTS: &str = "attribute_exists(pk)";
+
 impl Db {
     pub fn new(clients: Clients, table: impl Into<Arc<str>>) -> Self {
         Self {
@@ -329,6 +332,20 @@ impl Db {
         )
         .await
         .map(|_| ())
+    }
+
+    /// Deletes the item under `key`; [`DbError::ConditionFailed`] when
+    /// there is none.
+    pub async fn delete_existing(&self, key: Item) -> Result<(), DbError> {
+        self.delete(|d| d.set_key(Some(key)).condition_expression(EXISTS))
+            .await
+    }
+
+    /// Replaces the item under `item`'s key; [`DbError::ConditionFailed`]
+    /// when there is none (it was deleted meanwhile).
+    pub async fn put_existing(&self, item: Item) -> Result<(), DbError> {
+        self.put(|p| p.set_item(Some(item)).condition_expression(EXISTS))
+            .await
     }
 
     /// One page of a query (the caller sets key condition, limit, cursor).

@@ -111,7 +111,7 @@ impl Tx {
 
     /// Removes the item under `key`, failing the transaction if it is absent.
     pub fn delete_existing(&mut self, key: Item) -> Result<&mut Self, DbError> {
-        self.delete_with(key, Some("attribute_exists(pk)"))
+        self.delete_with(key, Some(super::EXISTS))
     }
 
     /// Fails the transaction unless the item under `key` exists.
@@ -120,7 +120,7 @@ impl Tx {
             ConditionCheck::builder()
                 .table_name(&*self.table)
                 .set_key(Some(key))
-                .condition_expression("attribute_exists(pk)")
+                .condition_expression(super::EXISTS)
                 .build(),
         )?;
         self.items
