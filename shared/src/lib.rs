@@ -15,7 +15,6 @@ pub mod issues;
 pub mod labels;
 pub mod milestones;
 pub mod repos;
-pub mod stream;
 #[cfg(feature = "testing")]
 pub mod testing;
 
@@ -24,3 +23,5 @@ pub use base::{Config, Error, Result};
 pub use base::{config, error, name, outbound, page, telemetry, text, time, words};
 // Level 1.
 pub use store::{db, grant, outbox, seal};
+// Level 2.
+pub use runtime::stream;

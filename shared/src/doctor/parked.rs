@@ -1,4 +1,4 @@
-//! Parked stream changes (shared/src/stream/park.rs): what the report says
+//! Parked stream changes (crates/runtime/src/stream/park.rs): what the report says
 //! of them, and their counters. The total (`PARKED`/`COUNT`) tells each
 //! batch whether to look for queues at all, so a total below the truth
 //! would let a later change overtake a parked one: it is checked against

@@ -12,7 +12,7 @@ pub const MAX_PAYLOAD_BYTES: usize = 6_000_000;
 
 /// Deliveries of a failed batch after the first (`MaximumRetryAttempts`),
 /// `None` for -1: without end. No change is ever skipped: a handler's
-/// failure is parked by the function itself (shared/src/stream/park.rs),
+/// failure is parked by the function itself (crates/runtime/src/stream/park.rs),
 /// so a batch fails only while the table fails the consumer, and is
 /// delivered again until it answers (within the stream's 24 hours).
 pub const MAXIMUM_RETRY_ATTEMPTS: Option<u32> = None;

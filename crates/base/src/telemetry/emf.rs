@@ -45,7 +45,7 @@ pub const METRICS: &[Metric] = &[
 ];
 
 /// The metrics the stream consumer's line declares, one line per batch
-/// (shared/src/stream/line.rs). Latency and units share the request
+/// (crates/runtime/src/stream/line.rs). Latency and units share the request
 /// line's names, so per-function graphs of them include the consumer.
 pub const STREAM_METRICS: &[Metric] = &[
     Metric {
@@ -73,7 +73,7 @@ pub const STREAM_METRICS: &[Metric] = &[
         unit: "Milliseconds",
     },
     // Changes a handler failed on, parked to be retried
-    // (shared/src/stream/park.rs).
+    // (crates/runtime/src/stream/park.rs).
     Metric {
         name: "Parked",
         unit: "Count",
@@ -86,7 +86,7 @@ pub const STREAM_METRICS: &[Metric] = &[
 ];
 
 /// The metrics of the parked changes' sweeper, one line per scheduled run
-/// that found any (shared/src/stream/line.rs): how many are parked, how
+/// that found any (crates/runtime/src/stream/line.rs): how many are parked, how
 /// long the oldest has waited (template.yaml's `ParkedAgeAlarm` fires past
 /// an hour), how many were retried and how many succeeded.
 pub const PARKED_METRICS: &[Metric] = &[

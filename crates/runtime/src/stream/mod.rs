@@ -28,7 +28,7 @@
 //! - [`memo`]: reads a handler keeps for a batch, made once per key;
 //! - [`line`]: the one log line per batch, which is also its metrics, and
 //!   the parked changes' line;
-//! - the Lambda entry point of the consumer is `crate::consumer`.
+//! - the Lambda entry point of the consumer is `shared::consumer`.
 
 pub mod change;
 pub mod dispatch;
