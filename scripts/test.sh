@@ -43,7 +43,7 @@ export BOOTSTRAP_ADMIN_PASSWORD="${BOOTSTRAP_ADMIN_PASSWORD:-admin-password-$api
 # errors, plus the one line per request, which is kept at every level.
 export AWS_LAMBDA_LOG_LEVEL="${AWS_LAMBDA_LOG_LEVEL:-WARN}"
 # Tests that revoke a token expect the next call, on any instance, to fail;
-# the cache has tests of its own (shared/src/auth/cache.rs and
+# the cache has tests of its own (crates/people/src/auth/cache.rs and
 # functions/accounts/tests/handlers.rs).
 export TOKEN_CACHE_TTL_SECONDS="${TOKEN_CACHE_TTL_SECONDS:-0}"
 # Webhook tests deliver to receivers they start on 127.0.0.1; nothing else

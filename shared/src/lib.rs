@@ -3,9 +3,7 @@
 //! parsing and response building, both error dialects, and the domain
 //! services. Functions only route requests to handlers that call into here.
 
-pub mod accounts;
 pub mod app;
-pub mod auth;
 pub mod consumer;
 pub mod deploy;
 pub mod doctor;
@@ -24,4 +22,5 @@ pub use base::{config, error, name, outbound, page, telemetry, text, time, words
 // Level 1.
 pub use store::{db, grant, outbox, seal};
 // Level 2.
+pub use people::{accounts, auth};
 pub use runtime::stream;

@@ -4,8 +4,6 @@
 //! Each area's error enum converts into `Error` in a file of its own here
 //! (`deploy.rs`, ...), which holds that area's messages and status choices.
 
-mod accounts;
-mod auth;
 mod deploy;
 mod hooks;
 mod issues;

@@ -158,8 +158,8 @@ mod tests {
     }
 }
 
-#[cfg(test)]
-pub(crate) mod fixtures {
+#[cfg(any(test, feature = "testing"))]
+pub mod fixtures {
     use super::{Caller, Principal, Via};
     use crate::accounts::{scope::Scopes, users::UserRecord};
 
