@@ -9,10 +9,6 @@ pub mod deploy;
 pub mod doctor;
 pub mod hooks;
 pub mod http;
-pub mod issues;
-pub mod labels;
-pub mod milestones;
-pub mod repos;
 #[cfg(feature = "testing")]
 pub mod testing;
 
@@ -24,3 +20,5 @@ pub use store::{db, grant, outbox, seal};
 // Level 2.
 pub use people::{accounts, auth};
 pub use runtime::stream;
+// Level 3.
+pub use tracker::{issues, labels, milestones, repos};

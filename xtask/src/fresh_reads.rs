@@ -14,7 +14,7 @@ mod tests {
     use std::path::Path;
 
     /// The files that serve listings of issues, pull requests and comments
-    /// (under `shared/src/issues/`), and what renders their pages.
+    /// (under `crates/tracker/src/issues/`), and what renders their pages.
     const LISTINGS: &[&str] = &[
         "search.rs",
         "pull_list.rs",
@@ -69,14 +69,14 @@ mod tests {
 
     #[test]
     fn listings_read_only_what_can_be_strongly_consistent() {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/src/issues");
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../crates/tracker/src/issues");
         let mut found = Vec::new();
         for file in LISTINGS {
             let path = root.join(file);
             let text = std::fs::read_to_string(&path)
                 .unwrap_or_else(|e| panic!("{}: {e} (moved? update LISTINGS)", path.display()));
             for f in stale_reads(&text) {
-                found.push(format!("shared/src/issues/{file}: {f}"));
+                found.push(format!("crates/tracker/src/issues/{file}: {f}"));
             }
         }
         assert!(

@@ -7,9 +7,6 @@
 mod deploy;
 mod hooks;
 mod issues;
-mod labels;
-mod milestones;
-mod repos;
 
 use lambda_http::http::{HeaderValue, StatusCode};
 use serde_json::{Value, json};

@@ -1,5 +1,5 @@
 //! What can go wrong with an issue or pull-request request, in the
-//! tracker's terms. `http/errors/issues.rs` gives each its Gitea message
+//! tracker's terms. `errors/issues.rs` gives each its Gitea message
 //! and status.
 
 use crate::{db::DbError, labels, milestones, repos::access::Unit, text::TextError};
