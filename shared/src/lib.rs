@@ -7,7 +7,6 @@ pub mod app;
 pub mod consumer;
 pub mod deploy;
 pub mod doctor;
-pub mod hooks;
 pub mod http;
 #[cfg(feature = "testing")]
 pub mod testing;
@@ -22,3 +21,5 @@ pub use people::{accounts, auth};
 pub use runtime::stream;
 // Level 3.
 pub use tracker::{issues, labels, milestones, repos};
+// Level 4.
+pub use webhooks::hooks;

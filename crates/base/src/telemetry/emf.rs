@@ -110,7 +110,7 @@ pub const PARKED_METRICS: &[Metric] = &[
 
 /// The metrics of the webhook sender's line, one per batch that sent
 /// anything, and of the sweeper's, one per scheduled run that found
-/// deliveries due (shared/src/hooks/line.rs). template.yaml's webhook alarms watch
+/// deliveries due (crates/webhooks/src/hooks/line.rs). template.yaml's webhook alarms watch
 /// `HookUnrecorded` and `HookDueLag`.
 pub const HOOK_METRICS: &[Metric] = &[
     Metric {

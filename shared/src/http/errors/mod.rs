@@ -5,7 +5,6 @@
 //! (`deploy.rs`, ...), which holds that area's messages and status choices.
 
 mod deploy;
-mod hooks;
 mod issues;
 
 use lambda_http::http::{HeaderValue, StatusCode};
