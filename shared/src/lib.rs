@@ -5,7 +5,6 @@
 
 pub mod app;
 pub mod consumer;
-pub mod deploy;
 pub mod doctor;
 pub mod http;
 #[cfg(feature = "testing")]
@@ -22,4 +21,5 @@ pub use runtime::stream;
 // Level 3.
 pub use tracker::{issues, labels, milestones, repos};
 // Level 4.
+pub use deploy::deploy;
 pub use webhooks::hooks;

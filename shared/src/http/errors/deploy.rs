@@ -1,208 +1,108 @@
-//! The deploy area's errors as Coolify shows them: each case's status and
-//! message. Field problems keep the validator's own wording.
+//! The deploy area's errors as the deploy API answers them: Coolify's
+//! statuses and bodies (the conversion is the deploy crate's,
+//! `crates/deploy/src/errors.rs`).
 
+#![cfg(test)]
 use serde_json::json;
 
 use crate::{
-    deploy::{Error as DeployError, Object, model::env, store::quota},
-    error::Error,
+    Error,
+    deploy::{Error as DeployError, Object, model::domains::Conflict, store::quota},
+    http::{
+        Dialect,
+        errors::{ToResponse, tests::cfg},
+        response::body_json,
+    },
 };
 
-/// How Coolify's messages name an object.
-fn name(o: Object) -> &'static str {
-    match o {
-        Object::Application => "Application",
-        Object::Project => "Project",
-        Object::Environment => "Environment",
-        Object::Server => "Server",
-        Object::PrivateKey => "Private Key",
-        Object::ProviderApp => "Provider app",
-        Object::Deployment => "Deployment",
-        Object::Runner => "Runner",
-        Object::Cleanup => "Cleanup",
-        Object::EnvironmentVariable => "Environment variable",
+/// Each case's status and body, as the deploy API answers it.
+fn shown(e: DeployError) -> (u16, serde_json::Value) {
+    let r = Error::from(e).into_response(Dialect::Deploy, &cfg(), "rid");
+    (r.status().as_u16(), body_json(&r))
+}
+
+#[test]
+fn messages_are_coolifys() {
+    let rows = [
+        (
+            DeployError::NotFound(Object::PrivateKey),
+            404,
+            "Private Key not found.",
+        ),
+        (
+            DeployError::Changed(Object::Application),
+            409,
+            "The application was changed by another request; retry.",
+        ),
+        (
+            DeployError::InUse(Object::Server),
+            400,
+            "Server has resources, so you need to delete them before.",
+        ),
+        (
+            DeployError::DeployNotAllowed,
+            403,
+            "Missing required permissions: deploy",
+        ),
+        (
+            DeployError::QuotaFull(Object::PrivateKey),
+            400,
+            "The team already has 1000 private keys; delete some first.",
+        ),
+        (
+            DeployError::TooManyChildren {
+                parent: Object::Project,
+                max: 40,
+            },
+            400,
+            "A project can have at most 40 environments.",
+        ),
+        (
+            DeployError::NetworkExists("n".into()),
+            409,
+            "A destination with network n already exists on this server.",
+        ),
+    ];
+    for (e, status, message) in rows {
+        let row = format!("{e:?}");
+        assert_eq!(shown(e), (status, json!({ "message": message })), "{row}");
     }
 }
 
-impl From<DeployError> for Error {
-    fn from(e: DeployError) -> Self {
-        match e {
-            DeployError::Invalid(fields) => Error::Validation(fields),
-            DeployError::NotFound(o) => Error::NotFound(format!("{} not found.", name(o))),
-            DeployError::InUse(o) => Error::BadRequest(
-                match o {
-                    Object::Project => "Project has resources, so it cannot be deleted.",
-                    Object::Server => "Server has resources, so you need to delete them before.",
-                    Object::PrivateKey => {
-                        "Private Key is in use by a server, an application or a provider app."
-                    }
-                    _ => "The object is in use.",
-                }
-                .into(),
-            ),
-            DeployError::Changed(o) => Error::Conflict(format!(
-                "The {} was changed by another request; retry.",
-                name(o).to_lowercase()
-            )),
-            DeployError::DomainConflicts(conflicts) => Error::ConflictWith(json!({
-                "message": "Domain conflicts detected. Use force_domain_override=true to proceed.",
-                "warning": "Using the same domain for multiple resources can cause routing conflicts and unpredictable behavior.",
-                "conflicts": conflicts,
-            })),
-            DeployError::DeployNotAllowed => {
-                Error::Forbidden("Missing required permissions: deploy".into())
-            }
-            DeployError::QuotaFull(o) => Error::BadRequest(format!(
-                "The team already has {} {}s; delete some first.",
-                quota::MAX_PER_TEAM,
-                name(o).to_lowercase()
-            )),
-            DeployError::TooManyChildren { parent, max } => Error::BadRequest(match parent {
-                Object::Server => format!("A server can have at most {max} destinations."),
-                _ => format!("A project can have at most {max} environments."),
-            }),
-            DeployError::EnvironmentExists => {
-                Error::Conflict("Environment with this name already exists.".into())
-            }
-            DeployError::NetworkExists(network) => Error::Conflict(format!(
-                "A destination with network {network} already exists on this server."
-            )),
-            DeployError::SettingsTooLarge { size, max } => Error::BadRequest(format!(
-                "The application's settings take {size} bytes once stored; at most {max} fit in one record."
-            )),
-            DeployError::IllegalMove { from, to } => Error::ConflictWith(json!({
-                "message": format!("Deployment cannot move from {from} to {to}."),
-                "status": from,
-            })),
-            DeployError::NotRunning { status } => Error::ConflictWith(json!({
-                "message": "The deployment is no longer this runner's to run.",
-                "status": status,
-            })),
-            DeployError::BadRequest(m) => Error::BadRequest(m),
-            DeployError::NothingFound(m) => Error::NotFound(m.into()),
-            DeployError::TooManyRunners(max) => {
-                Error::BadRequest(format!("A server can have at most {max} runners."))
-            }
-            DeployError::EnvExists => Error::Conflict(
-                "Environment variable already exists. Use PATCH request to update it.".into(),
-            ),
-            DeployError::EnvLimits => Error::BadRequest(format!(
-                "An application holds at most {} environment variables and {} bytes of values.",
-                env::MAX_PER_APP,
-                env::MAX_APP_BYTES
-            )),
-            DeployError::Seal(e) => {
-                tracing::error!(error = %e, "secrets could not be sealed or opened");
-                Error::Internal("secrets are unavailable".into())
-            }
-            DeployError::Busy(why) => Error::Unavailable(why.into()),
-            DeployError::Internal(why) => Error::Internal(why.into()),
-            DeployError::Db(e) => e.into(),
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::{
-        deploy::model::domains::Conflict,
-        http::{
-            Dialect,
-            errors::{ToResponse, tests::cfg},
-            response::body_json,
-        },
-    };
-
-    /// Each case's status and body, as the deploy API answers it.
-    fn shown(e: DeployError) -> (u16, serde_json::Value) {
-        let r = Error::from(e).into_response(Dialect::Deploy, &cfg(), "rid");
-        (r.status().as_u16(), body_json(&r))
-    }
-
-    #[test]
-    fn messages_are_coolifys() {
-        let rows = [
-            (
-                DeployError::NotFound(Object::PrivateKey),
-                404,
-                "Private Key not found.",
-            ),
-            (
-                DeployError::Changed(Object::Application),
-                409,
-                "The application was changed by another request; retry.",
-            ),
-            (
-                DeployError::InUse(Object::Server),
-                400,
-                "Server has resources, so you need to delete them before.",
-            ),
-            (
-                DeployError::DeployNotAllowed,
-                403,
-                "Missing required permissions: deploy",
-            ),
-            (
-                DeployError::QuotaFull(Object::PrivateKey),
-                400,
-                "The team already has 1000 private keys; delete some first.",
-            ),
-            (
-                DeployError::TooManyChildren {
-                    parent: Object::Project,
-                    max: 40,
-                },
-                400,
-                "A project can have at most 40 environments.",
-            ),
-            (
-                DeployError::NetworkExists("n".into()),
-                409,
-                "A destination with network n already exists on this server.",
-            ),
-        ];
-        for (e, status, message) in rows {
-            let row = format!("{e:?}");
-            assert_eq!(shown(e), (status, json!({ "message": message })), "{row}");
-        }
-    }
-
-    #[test]
-    fn quota_messages_name_the_counter() {
-        for kind in quota::Kind::ALL {
-            let message = format!(
-                "The team already has 1000 {}; delete some first.",
-                kind.attribute().replace('_', " ")
-            );
-            assert_eq!(
-                shown(DeployError::QuotaFull(kind.object())),
-                (400, json!({ "message": message })),
-                "{kind:?}"
-            );
-        }
-    }
-
-    #[test]
-    fn domain_conflicts_list_each_holder() {
-        let c = Conflict {
-            domain: "https://a.io".into(),
-            resource_name: "web".into(),
-            resource_uuid: Some("u".into()),
-            resource_type: "application",
-            message: "Domain https://a.io is already in use by application 'web'".into(),
-        };
-        let (status, body) = shown(DeployError::DomainConflicts(vec![c]));
-        assert_eq!(status, 409);
+#[test]
+fn quota_messages_name_the_counter() {
+    for kind in quota::Kind::ALL {
+        let message = format!(
+            "The team already has 1000 {}; delete some first.",
+            kind.attribute().replace('_', " ")
+        );
         assert_eq!(
-            body,
-            json!({
-                "message": "Domain conflicts detected. Use force_domain_override=true to proceed.",
-                "warning": "Using the same domain for multiple resources can cause routing conflicts and unpredictable behavior.",
-                "conflicts": [{"domain": "https://a.io", "resource_name": "web", "resource_uuid": "u",
-                    "resource_type": "application",
-                    "message": "Domain https://a.io is already in use by application 'web'"}],
-            })
+            shown(DeployError::QuotaFull(kind.object())),
+            (400, json!({ "message": message })),
+            "{kind:?}"
         );
     }
+}
+
+#[test]
+fn domain_conflicts_list_each_holder() {
+    let c = Conflict {
+        domain: "https://a.io".into(),
+        resource_name: "web".into(),
+        resource_uuid: Some("u".into()),
+        resource_type: "application",
+        message: "Domain https://a.io is already in use by application 'web'".into(),
+    };
+    let (status, body) = shown(DeployError::DomainConflicts(vec![c]));
+    assert_eq!(status, 409);
+    assert_eq!(
+        body,
+        json!({
+            "message": "Domain conflicts detected. Use force_domain_override=true to proceed.",
+            "warning": "Using the same domain for multiple resources can cause routing conflicts and unpredictable behavior.",
+            "conflicts": [{"domain": "https://a.io", "resource_name": "web", "resource_uuid": "u",
+                "resource_type": "application",
+                "message": "Domain https://a.io is already in use by application 'web'"}],
+        })
+    );
 }

@@ -24,7 +24,7 @@
 //!   `runners.rs` holds runner credentials; `cleanups.rs` the clean-ups
 //!   a delete leaves for the server.
 //! - `views.rs`: the Coolify JSON of each record.
-//! - `error.rs`: what goes wrong, rendered by `http/errors/deploy.rs`.
+//! - `error.rs`: what goes wrong, converted by the crate's `errors.rs`.
 
 pub mod apps;
 pub mod cleanups;

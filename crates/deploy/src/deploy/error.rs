@@ -1,6 +1,6 @@
 //! What goes wrong in the deploy area, in its own terms. The HTTP layer
 //! turns each case into Coolify's status and message
-//! (`http/errors/deploy.rs`); field problems carry Coolify's validator
+//! (the crate's `errors.rs`); field problems carry Coolify's validator
 //! wording, which belongs to each rule.
 
 use std::collections::BTreeMap;
