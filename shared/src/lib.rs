@@ -5,7 +5,6 @@
 
 pub mod app;
 pub mod consumer;
-pub mod doctor;
 pub mod http;
 #[cfg(feature = "testing")]
 pub mod testing;

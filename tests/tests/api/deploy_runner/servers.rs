@@ -99,10 +99,8 @@ async fn a_deleted_application_s_clean_up_goes_to_its_server_s_runner() {
 
 #[tokio::test]
 async fn what_an_older_release_wrote_is_found_by_runners_after_the_repair() {
-    use shared::{
-        db,
-        doctor::{self, Finding, Fix, Report},
-    };
+    use doctor::{Finding, Fix, Report};
+    use shared::db;
     let t = Team::new().await;
     let runner = Runner::new(&t, &t.server).await;
     let (client, table) = api_tests::table().await;

@@ -1,6 +1,6 @@
 //! Operator command: checks what the API keeps as counters and claims
 //! against what they count, and the search index against the issues
-//! (`shared::doctor`), prints a JSON report (with the read units the scans
+//! (the `doctor` crate), prints a JSON report (with the read units the scans
 //! cost), and with `--repair` fixes what two scans, a few seconds apart,
 //! agree on (a write in flight during one scan is not taken for drift).
 //! Exit status: 0 when nothing drifted (or everything was repaired), 1
@@ -19,10 +19,10 @@ use std::{
     time::Duration,
 };
 
+use doctor::Report;
 use shared::{
     Config,
     db::{self, Db},
-    doctor::{self, Report},
 };
 
 type BoxError = Box<dyn std::error::Error>;
