@@ -19,6 +19,7 @@ mod fresh_reads;
 mod gitea_scopes;
 mod grants;
 mod lenient;
+mod store_boundary;
 mod toolchain;
 
 use std::{fs, path::PathBuf, process::ExitCode};

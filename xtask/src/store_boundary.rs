@@ -1,0 +1,141 @@
+//! One store boundary (docs/architecture.md, rule 2): DynamoDB
+//! expressions, condition strings and the SDK's types appear only in
+//! `crates/store` (and `tools/stream-pump`, which reads the Streams API).
+//! Every other crate calls the store's typed operations (`get_as`,
+//! `put_new`, `put_existing`, `delete_existing`, `transact`, ...).
+//!
+//! The files that still write expressions of their own are listed in
+//! `NOT_YET`: a file not listed fails, and so does a listed one that no
+//! longer needs to be (the list only shrinks).
+
+#[cfg(test)]
+mod tests {
+    use std::path::{Path, PathBuf};
+
+    /// Files that still build DynamoDB requests themselves, to move behind
+    /// the store's typed operations.
+    const NOT_YET: &[&str] = &[
+        "crates/deploy/src/deploy/cleanups.rs",
+        "crates/deploy/src/deploy/deployments.rs",
+        "crates/deploy/src/deploy/envs.rs",
+        "crates/deploy/src/deploy/runners.rs",
+        "crates/deploy/src/deploy/runs/claim.rs",
+        "crates/deploy/src/deploy/runs/logs.rs",
+        "crates/deploy/src/deploy/runs/mod.rs",
+        "crates/deploy/src/deploy/servers.rs",
+        "crates/deploy/src/deploy/store/claims.rs",
+        "crates/deploy/src/deploy/store/mod.rs",
+        "crates/deploy/src/deploy/store/quota.rs",
+        "crates/deploy/src/deploy/store/secret.rs",
+        "crates/doctor/src/doctor/inventory.rs",
+        "crates/doctor/src/doctor/mod.rs",
+        "crates/doctor/src/doctor/repair.rs",
+        "crates/doctor/src/doctor/scan.rs",
+        "crates/doctor/src/doctor/tracker.rs",
+        "crates/people/src/auth/failed_logins.rs",
+        "crates/runtime/src/stream/park.rs",
+        "crates/runtime/src/stream/retry.rs",
+        "crates/tracker/src/issues/comments/store.rs",
+        "crates/tracker/src/issues/index/apply.rs",
+        "crates/tracker/src/issues/index/jobs.rs",
+        "crates/tracker/src/issues/index/pending.rs",
+        "crates/tracker/src/issues/index/purge.rs",
+        "crates/tracker/src/issues/index/stubs.rs",
+        "crates/tracker/src/issues/index/walk.rs",
+        "crates/tracker/src/issues/mod.rs",
+        "crates/tracker/src/issues/reactions/store.rs",
+        "crates/tracker/src/milestones/store.rs",
+        "crates/tracker/src/repos/store.rs",
+        "crates/webhooks/src/hooks/delivery.rs",
+        "crates/webhooks/src/hooks/history.rs",
+        "crates/webhooks/src/hooks/send.rs",
+        "crates/webhooks/src/hooks/store.rs",
+        "crates/webhooks/src/hooks/sweep.rs",
+        "shared/src/http/idempotency.rs",
+    ];
+
+    /// What in `text` (non-test Rust source) belongs to the store: one
+    /// line per finding.
+    fn store_code(text: &str) -> Vec<String> {
+        let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+        code.lines()
+            .filter(|l| !l.trim_start().starts_with("//"))
+            .filter(|l| {
+                l.contains("_expression(")
+                    || l.contains("attribute_exists")
+                    || l.contains("attribute_not_exists")
+                    || l.contains("aws_sdk_dynamodb::")
+            })
+            .map(|l| l.trim().to_string())
+            .collect()
+    }
+
+    fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            let path = entry.path();
+            let name = path.file_name().unwrap_or_default().to_string_lossy();
+            if path.is_dir() {
+                // Tests may plant what an older release wrote.
+                if name != "tests" {
+                    rust_files(&path, out);
+                }
+            } else if name.ends_with(".rs") && name != "tests.rs" {
+                out.push(path);
+            }
+        }
+    }
+
+    #[test]
+    fn only_the_store_writes_dynamodb_requests() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let mut files = Vec::new();
+        for dir in [
+            "crates",
+            "shared/src",
+            "functions",
+            "tools/ops",
+            "tools/runner",
+        ] {
+            rust_files(&root.join(dir), &mut files);
+        }
+        assert!(files.len() > 200, "found {} files", files.len());
+        let mut outside = Vec::new();
+        let mut done = Vec::new();
+        for file in &files {
+            let rel = file
+                .strip_prefix(&root)
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/");
+            if rel.starts_with("crates/store/") {
+                continue;
+            }
+            let found = store_code(&std::fs::read_to_string(file).unwrap());
+            match (found.is_empty(), NOT_YET.contains(&rel.as_str())) {
+                (false, false) => outside.push(format!("{rel}: {}", found[0])),
+                (true, true) => done.push(rel),
+                _ => {}
+            }
+        }
+        assert!(
+            outside.is_empty(),
+            "DynamoDB requests outside the store (use a typed operation of `store::db`): {outside:#?}"
+        );
+        assert!(
+            done.is_empty(),
+            "no longer builds requests itself: take it off NOT_YET: {done:#?}"
+        );
+    }
+
+    #[test]
+    fn a_planted_expression_is_found() {
+        let planted = "async fn f(db: &Db) {\n    db.delete(|d| d.condition_expression(\"attribute_exists(pk)\"));\n}\n";
+        assert_eq!(store_code(planted).len(), 1);
+        assert_eq!(
+            store_code("use aws_sdk_dynamodb::types::AttributeValue;").len(),
+            1
+        );
+        // Comments and tests do not count.
+        assert!(store_code("// attribute_exists(pk)\n#[cfg(test)]\nmod t { fn g() { x.key_condition_expression(\"a\"); } }").is_empty());
+    }
+}
