@@ -7,18 +7,7 @@
 
 #[cfg(test)]
 mod tests {
-    use std::path::{Path, PathBuf};
-
-    fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-        for entry in std::fs::read_dir(dir).unwrap().flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                rust_files(&path, out);
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                out.push(path);
-            }
-        }
-    }
+    use crate::sources::rust_files;
 
     /// The name of the first struct or enum declared in `text`.
     fn next_type(text: &str) -> Option<&str> {
@@ -33,11 +22,7 @@ mod tests {
 
     #[test]
     fn only_request_bodies_refuse_unknown_fields() {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-        let mut files = Vec::new();
-        for dir in ["crates", "shared/src", "functions", "tools"] {
-            rust_files(&root.join(dir), &mut files);
-        }
+        let files = rust_files(&["crates", "shared/src", "functions", "tools"]);
         assert!(files.len() > 100, "found {} files", files.len());
         let mut strict = Vec::new();
         for file in &files {

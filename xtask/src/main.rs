@@ -19,6 +19,7 @@ mod fresh_reads;
 mod gitea_scopes;
 mod grants;
 mod lenient;
+mod sources;
 mod store_boundary;
 mod toolchain;
 

@@ -10,7 +10,7 @@
 
 #[cfg(test)]
 mod tests {
-    use std::path::{Path, PathBuf};
+    use crate::sources::{root, rust_files};
 
     /// Files that still build DynamoDB requests themselves, to move behind
     /// the store's typed operations.
@@ -70,34 +70,21 @@ mod tests {
             .collect()
     }
 
-    fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-        for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-            let path = entry.path();
-            let name = path.file_name().unwrap_or_default().to_string_lossy();
-            if path.is_dir() {
-                // Tests may plant what an older release wrote.
-                if name != "tests" {
-                    rust_files(&path, out);
-                }
-            } else if name.ends_with(".rs") && name != "tests.rs" {
-                out.push(path);
-            }
-        }
+    /// Tests may plant what an older release wrote: they are not read.
+    fn is_test(rel: &str) -> bool {
+        rel.contains("/tests/") || rel.ends_with("/tests.rs")
     }
 
     #[test]
     fn only_the_store_writes_dynamodb_requests() {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-        let mut files = Vec::new();
-        for dir in [
+        let root = root();
+        let files = rust_files(&[
             "crates",
             "shared/src",
             "functions",
             "tools/ops",
             "tools/runner",
-        ] {
-            rust_files(&root.join(dir), &mut files);
-        }
+        ]);
         assert!(files.len() > 200, "found {} files", files.len());
         let mut outside = Vec::new();
         let mut done = Vec::new();
@@ -107,7 +94,7 @@ mod tests {
                 .unwrap()
                 .to_string_lossy()
                 .replace('\\', "/");
-            if rel.starts_with("crates/store/") {
+            if rel.starts_with("crates/store/") || is_test(&rel) {
                 continue;
             }
             let found = store_code(&std::fs::read_to_string(file).unwrap());

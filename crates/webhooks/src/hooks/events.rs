@@ -155,23 +155,21 @@ pub const GIT_EVENTS: &[&str] = &[
     "action_run_success",
 ];
 
-/// Whether requested name `name` turns `e` on, as Gitea reads it: `issues`
-/// is every issue event, `pull_request` every pull-request event (its
+/// The events one requested name turns on, as Gitea reads it: `issues` is
+/// every issue event, `pull_request` every pull-request event (its
 /// git-content `pull_request_sync` aside), `pull_request_review` the three
 /// review outcomes; `issues_only` and `pull_request_only` the bare event.
 /// `None` for a name that is no event.
-fn turns_on(name: &str) -> Option<impl Fn(Event) -> bool> {
-    let group = |g: Group| move |e: Event| e.group() == g;
-    let one = |only: Event| move |e: Event| e == only;
-    let rule: Box<dyn Fn(Event) -> bool> = match name {
-        "issues" => Box::new(group(Group::Issues)),
-        "issues_only" => Box::new(one(Event::Issues)),
-        "pull_request" => Box::new(group(Group::PullRequests)),
-        "pull_request_only" => Box::new(one(Event::PullRequest)),
-        "pull_request_review" => Box::new(Event::is_review),
-        other => Box::new(one(Event::named(other)?)),
-    };
-    Some(rule)
+fn expand(name: &str) -> Option<Vec<Event>> {
+    let all = |keep: fn(&Event) -> bool| Event::ALL.into_iter().filter(keep).collect();
+    Some(match name {
+        "issues" => all(|e| e.group() == Group::Issues),
+        "issues_only" => vec![Event::Issues],
+        "pull_request" => all(|e| e.group() == Group::PullRequests),
+        "pull_request_only" => vec![Event::PullRequest],
+        "pull_request_review" => all(|e| e.is_review()),
+        other => vec![Event::named(other)?],
+    })
 }
 
 /// The events a request names (any case), in Gitea's order, each once,
@@ -190,11 +188,12 @@ pub fn parse(names: &[String]) -> Result<Vec<String>> {
         if GIT_EVENTS.contains(&name.as_str()) {
             return Err(Error::GitEvent(raw.clone()));
         }
-        let Some(rule) = turns_on(&name) else {
+        let Some(events) = expand(&name) else {
             return Err(Error::UnknownEvent(raw.clone()));
         };
-        for (at, e) in Event::ALL.into_iter().enumerate() {
-            on[at] |= rule(e);
+        // The variants are declared in `ALL`'s order: `e as usize` is its place.
+        for e in events {
+            on[e as usize] = true;
         }
     }
     Ok(Event::ALL
@@ -239,8 +238,9 @@ mod tests {
 
     #[test]
     fn names_and_headers_are_gitea_s() {
-        for e in Event::ALL {
+        for (at, e) in Event::ALL.into_iter().enumerate() {
             assert_eq!(Event::named(e.name()), Some(e));
+            assert_eq!(e as usize, at, "{e:?} is declared in ALL's order");
         }
         assert_eq!(
             Event::PullRequestReviewApproved.header(),
