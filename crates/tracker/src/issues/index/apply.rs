@@ -4,11 +4,13 @@
 //! files ([`pending`]). Where they fit in one transaction, they are one
 //! call; a mark that a later write took over stays, and the rest is
 //! written again without it. Past a transaction's items, the listings it
-//! joins go first, then the document and counts, then the listings it
-//! leaves and the marks. A failure there leaves at worst entries that
-//! point at an issue the document no longer lists there: readers check
-//! every candidate against its document, so such an entry is skipped,
-//! never shown, and `check-data` removes it. A change delivered again
+//! joins go first, then the document and counts with the update listings'
+//! entries, then the listings it leaves and the marks. A failure there
+//! leaves at worst entries that point at an issue the document no longer
+//! lists there: readers check every such candidate against its document,
+//! so it is skipped, never shown, and `check-data` removes it. The update
+//! listings' entries, which readers trust without the document (they carry
+//! its creation and state), always change with the document. A change delivered again
 //! computes no difference and writes nothing.
 
 use super::{
@@ -19,7 +21,7 @@ use super::{
 };
 use std::collections::{HashMap, HashSet};
 
-use crate::db::{self, Consistency, Db, DbError, Tx, keys};
+use crate::db::{self, Consistency, Db, DbError, Item, Tx, keys};
 
 /// Replaces `old` (as read) by `new`, either of which may be absent, and
 /// takes away `marks`.
@@ -31,16 +33,17 @@ pub async fn apply(
 ) -> Result<(), DbError> {
     let before = old.map(lists::entries).unwrap_or_default();
     let after = new.as_ref().map(lists::entries).unwrap_or_default();
-    // An entry whose key stays but whose carried values change is put again.
-    let joins: Vec<_> = after
+    // An entry whose key stays but whose carried values change is put
+    // again. Each is marked when it carries values (an update listing's).
+    let joins: Vec<(Item, bool)> = after
         .iter()
         .filter(|(key, stub)| before.get(*key) != Some(*stub))
-        .map(|((pk, sk), stub)| lists::entry_item(pk, sk, stub.as_ref()))
+        .map(|((pk, sk), stub)| (lists::entry_item(pk, sk, stub.as_ref()), stub.is_some()))
         .collect();
-    let leaves: Vec<_> = before
-        .keys()
-        .filter(|key| !after.contains_key(*key))
-        .map(|(pk, sk)| keys::key(pk, sk))
+    let leaves: Vec<(Item, bool)> = before
+        .iter()
+        .filter(|(key, _)| !after.contains_key(*key))
+        .map(|((pk, sk), stub)| (keys::key(pk, sk), stub.is_some()))
         .collect();
     let mut document = db.tx();
     if !write_document(&mut document, old, new)? {
@@ -52,18 +55,31 @@ pub async fn apply(
     // `bench/write_load.py` (a create's words make 20 to 40 entries).
     if joins.len() + document.len() + leaves.len() + marks.len() <= db.transaction_limit() {
         let mut tx = db.tx();
-        for item in joins {
+        for (item, _) in joins {
             tx.put(item)?;
         }
         tx.extend(document);
-        for key in leaves {
+        for (key, _) in leaves {
             tx.delete(key)?;
         }
         return with_marks(db, tx, marks).await;
     }
-    db.batch_put(joins).await?;
+    // Past it, the update listings' entries (at most 3 in, 3 out) still go
+    // with the document: readers trust the state and creation they carry
+    // without reading the document, so they must never be left stale.
+    let (carried, joins): (Vec<_>, Vec<_>) = joins.into_iter().partition(|(_, c)| *c);
+    let (carried_out, leaves): (Vec<_>, Vec<_>) = leaves.into_iter().partition(|(_, c)| *c);
+    for (item, _) in carried {
+        document.put(item)?;
+    }
+    for (key, _) in carried_out {
+        document.delete(key)?;
+    }
+    db.batch_put(joins.into_iter().map(|(i, _)| i).collect())
+        .await?;
     db.transact(document).await?;
-    db.batch_delete(leaves).await?;
+    db.batch_delete(leaves.into_iter().map(|(k, _)| k).collect())
+        .await?;
     pending::clear(db, marks).await
 }
 
