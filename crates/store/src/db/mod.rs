@@ -21,8 +21,10 @@ mod cleanup;
 mod connect;
 mod consumed;
 mod error;
+mod expr;
 pub mod keys;
 mod metrics;
+mod ops;
 pub mod permission;
 mod prefix;
 mod request;
@@ -57,10 +59,15 @@ pub use connect::{Clients, connect};
 use consumed::Consumed;
 pub use error::{DbError, Reasons};
 use error::{Op, from_sdk, from_transact};
+pub use expr::{Change, Cond, Query, Range, Returns};
 pub use metrics::Metrics;
+pub use ops::Page;
 pub use request::Marker;
 use request::RequestState;
 pub use tx::Tx;
+
+/// One attribute's value, as items hold it.
+pub type Value = AttributeValue;
 
 /// One DynamoDB item.
 pub type Item = HashMap<String, AttributeValue>;

@@ -11,7 +11,11 @@ use aws_sdk_dynamodb::types::{
     TransactWriteItem, Update,
 };
 
-use super::{Action, DbError, Item, Permission, size};
+use super::{
+    Action, DbError, Item, Permission,
+    expr::{Change, Cond, Placeholders},
+    size,
+};
 
 #[derive(Clone, Debug)]
 pub struct Tx {
@@ -43,6 +47,90 @@ impl Tx {
     /// Appends `other`'s writes (on the same table) after these.
     pub fn extend(&mut self, other: Tx) {
         self.items.extend(other.items);
+    }
+
+    /// Writes `item` if `cond` holds.
+    pub fn put_when(&mut self, item: Item, cond: Cond) -> Result<&mut Self, DbError> {
+        size::check_item(&item)?;
+        let mut p = Placeholders::default();
+        let condition = cond.render(&mut p);
+        let b = Put::builder()
+            .table_name(&*self.table)
+            .set_item(Some(item))
+            .condition_expression(condition)
+            .set_expression_attribute_names(p.names())
+            .set_expression_attribute_values(p.values());
+        let put = built(b.build())?;
+        self.items
+            .push(TransactWriteItem::builder().put(put).build());
+        Ok(self)
+    }
+
+    /// Removes the item under `key` if `cond` holds.
+    pub fn delete_when(&mut self, key: Item, cond: Cond) -> Result<&mut Self, DbError> {
+        let mut p = Placeholders::default();
+        let condition = cond.render(&mut p);
+        let b = Delete::builder()
+            .table_name(&*self.table)
+            .set_key(Some(key))
+            .condition_expression(condition)
+            .set_expression_attribute_names(p.names())
+            .set_expression_attribute_values(p.values());
+        let d = built(b.build())?;
+        self.items
+            .push(TransactWriteItem::builder().delete(d).build());
+        Ok(self)
+    }
+
+    /// Fails the transaction unless `cond` holds on the item under `key`.
+    pub fn check(&mut self, key: Item, cond: Cond) -> Result<&mut Self, DbError> {
+        let mut p = Placeholders::default();
+        let condition = cond.render(&mut p);
+        let c = built(
+            ConditionCheck::builder()
+                .table_name(&*self.table)
+                .set_key(Some(key))
+                .condition_expression(condition)
+                .set_expression_attribute_names(p.names())
+                .set_expression_attribute_values(p.values())
+                .build(),
+        )?;
+        self.items
+            .push(TransactWriteItem::builder().condition_check(c).build());
+        Ok(self)
+    }
+
+    /// Applies `change` to the item under `key`, if `cond` (when given)
+    /// holds. A failed condition hands the item back as it was (at no
+    /// cost): the caller may retry from it without reading it again.
+    pub fn change(
+        &mut self,
+        key: Item,
+        change: Change,
+        cond: Option<Cond>,
+    ) -> Result<&mut Self, DbError> {
+        change.check_size()?;
+        let mut p = Placeholders::default();
+        let expression = change.render(&mut p);
+        let condition = cond.map(|c| c.render(&mut p));
+        let u = Update::builder()
+            .table_name(&*self.table)
+            .set_key(Some(key))
+            .update_expression(expression)
+            .set_return_values_on_condition_check_failure(
+                condition
+                    .as_ref()
+                    .map(|_| ReturnValuesOnConditionCheckFailure::AllOld),
+            )
+            .set_condition_expression(condition)
+            .set_expression_attribute_names(p.names())
+            .set_expression_attribute_values(p.values());
+        self.items.push(
+            TransactWriteItem::builder()
+                .update(built(u.build())?)
+                .build(),
+        );
+        Ok(self)
     }
 
     fn put_with(&mut self, item: Item, condition: Option<&str>) -> Result<&mut Self, DbError> {

@@ -1,0 +1,142 @@
+//! The typed single-item writes and queries: what callers outside the
+//! store use instead of SDK builders (see `expr` for the expressions).
+
+use aws_sdk_dynamodb::types::{ReturnValue, Select};
+
+use super::{
+    Consistency, Db, DbError, Item,
+    expr::{Change, Cond, Placeholders, Query, Returns},
+};
+
+/// One page of a query: its items and, when there may be more, the key to
+/// go on after.
+#[derive(Clone, Debug, Default)]
+pub struct Page {
+    pub items: Vec<Item>,
+    pub next: Option<Item>,
+}
+
+impl Db {
+    /// Writes `item` if `cond` holds; [`DbError::ConditionFailed`] if not.
+    pub async fn put_when(&self, item: Item, cond: Cond) -> Result<(), DbError> {
+        let mut p = Placeholders::default();
+        let condition = cond.render(&mut p);
+        self.put(|b| {
+            b.set_item(Some(item))
+                .condition_expression(condition)
+                .set_expression_attribute_names(p.names())
+                .set_expression_attribute_values(p.values())
+        })
+        .await
+    }
+
+    /// Removes the item under `key` if `cond` holds.
+    pub async fn delete_when(&self, key: Item, cond: Cond) -> Result<(), DbError> {
+        let mut p = Placeholders::default();
+        let condition = cond.render(&mut p);
+        self.delete(|b| {
+            b.set_key(Some(key))
+                .condition_expression(condition)
+                .set_expression_attribute_names(p.names())
+                .set_expression_attribute_values(p.values())
+        })
+        .await
+    }
+
+    /// Applies `change` to the item under `key` (creating it when there is
+    /// none, unless `cond` says otherwise), and hands back what `returns`
+    /// asks for.
+    pub async fn change(
+        &self,
+        key: Item,
+        change: Change,
+        cond: Option<Cond>,
+        returns: Returns,
+    ) -> Result<Option<Item>, DbError> {
+        change.check_size()?;
+        let mut p = Placeholders::default();
+        let expression = change.render(&mut p);
+        let condition = cond.map(|c| c.render(&mut p));
+        let returns = match returns {
+            Returns::Nothing => ReturnValue::None,
+            Returns::UpdatedNew => ReturnValue::UpdatedNew,
+            Returns::AllNew => ReturnValue::AllNew,
+        };
+        self.update(|b| {
+            b.set_key(Some(key))
+                .update_expression(expression)
+                .set_condition_expression(condition)
+                .set_expression_attribute_names(p.names())
+                .set_expression_attribute_values(p.values())
+                .return_values(returns)
+        })
+        .await
+    }
+
+    /// One page of `q`.
+    pub async fn query_page(&self, q: Query) -> Result<Page, DbError> {
+        let mut p = Placeholders::default();
+        let key = q.key_condition(&mut p);
+        let projection = q.projection(&mut p);
+        let out = self
+            .query(|b| {
+                b.set_index_name(q.index.map(|i| i.name.to_owned()))
+                    .key_condition_expression(key)
+                    .set_projection_expression(projection)
+                    .set_expression_attribute_names(p.names())
+                    .set_expression_attribute_values(p.values())
+                    .scan_index_forward(q.forward)
+                    .set_limit(q.limit)
+                    .consistent_read(q.index.is_none() && q.consistency == Consistency::Strong)
+                    .set_exclusive_start_key(q.start)
+            })
+            .await?;
+        Ok(Page {
+            items: out.items.unwrap_or_default(),
+            next: out.last_evaluated_key.filter(|k| !k.is_empty()),
+        })
+    }
+
+    /// Every item of `q`, page after page. For small, bounded collections
+    /// only.
+    pub async fn query_all(&self, q: Query) -> Result<Vec<Item>, DbError> {
+        let mut items = Vec::new();
+        let mut start = q.start.clone();
+        loop {
+            let page = self.query_page(q.clone().after(start)).await?;
+            items.extend(page.items);
+            match page.next {
+                Some(k) => start = Some(k),
+                None => return Ok(items),
+            }
+        }
+    }
+
+    /// How many items `q` matches, counted page by page (each page reads
+    /// at most `q`'s limit).
+    pub async fn count(&self, q: Query) -> Result<i64, DbError> {
+        let mut total = 0;
+        let mut start = q.start.clone();
+        loop {
+            let mut p = Placeholders::default();
+            let key = q.key_condition(&mut p);
+            let out = self
+                .query(|b| {
+                    b.set_index_name(q.index.map(|i| i.name.to_owned()))
+                        .key_condition_expression(key)
+                        .set_expression_attribute_names(p.names())
+                        .set_expression_attribute_values(p.values())
+                        .select(Select::Count)
+                        .set_limit(q.limit)
+                        .consistent_read(q.index.is_none() && q.consistency == Consistency::Strong)
+                        .set_exclusive_start_key(start.take())
+                })
+                .await?;
+            total += i64::from(out.count);
+            match out.last_evaluated_key.filter(|k| !k.is_empty()) {
+                Some(k) => start = Some(k),
+                None => return Ok(total),
+            }
+        }
+    }
+}
