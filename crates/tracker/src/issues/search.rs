@@ -20,6 +20,7 @@ use super::{
     },
     rules::readable_kinds,
 };
+use crate::milestones;
 use crate::{
     accounts::{
         names::Visibility,
@@ -29,7 +30,6 @@ use crate::{
     auth::Caller,
     db::Db,
     labels::{self, Scope as LabelScope},
-    milestones,
     page::Page,
     repos::{
         RepoRecord,
