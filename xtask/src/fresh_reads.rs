@@ -5,7 +5,8 @@
 //! updates them at once, so black-box tests alone cannot catch a listing
 //! that reads one: this test holds the code that serves those listings to
 //! reads that can be strongly consistent (base-table keys and queries,
-//! with `ConsistentRead`), and the black-box tests
+//! with `ConsistentRead`: `db::Query::table` asks for it unless told
+//! otherwise), and the black-box tests
 //! (`tests/tests/read_your_writes.rs`) hold the stream back while they
 //! write and read, which catches a listing that waits for it.
 
@@ -42,6 +43,8 @@ mod tests {
             let code = line.split("//").next().unwrap_or_default();
             for bad in [
                 "index_name(",
+                "Query::index(",
+                "INDEXES",
                 "gsi1",
                 "gsi2",
                 "Consistency::Eventual",
@@ -97,6 +100,8 @@ mod tests {
                 .await?;
         "#;
         assert_eq!(stale_reads(gsi).len(), 3, "{:?}", stale_reads(gsi));
+        let typed = "let page = db.query_page(Query::index(INDEXES[0], pk)).await?;";
+        assert_eq!(stale_reads(typed).len(), 2, "{:?}", stale_reads(typed));
         let eventual = "db.batch_get_many(keys, None, Consistency::Eventual).await?;";
         assert_eq!(stale_reads(eventual).len(), 1);
         let unstated = r#"

@@ -74,11 +74,12 @@ async fn a_team_holds_at_most_a_thousand_of_each_kind() {
 
     // As if 998 more had been made: one more fits, the next does not.
     app.db
-        .update(|u| {
-            u.set_key(Some(counts.clone()))
-                .update_expression("SET projects = :n")
-                .expression_attribute_values(":n", shared::db::n(MAX_PER_TEAM - 1))
-        })
+        .change(
+            counts.clone(),
+            shared::db::Change::new().set("projects", shared::db::n(MAX_PER_TEAM - 1)),
+            None,
+            shared::db::Returns::Nothing,
+        )
         .await
         .unwrap();
     let (status, last) = create().await;

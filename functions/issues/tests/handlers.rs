@@ -5,7 +5,7 @@ use serde_json::json;
 use shared::{
     Error,
     accounts::users,
-    db::keys,
+    db::{self, keys},
     http::App,
     issues::{self, edit},
     repos::{self, NewRepo},
@@ -171,7 +171,7 @@ async fn a_comment_moves_both_counts_and_an_issue_edit_keeps_them() {
 /// done, it goes through and marks its issue.
 #[tokio::test]
 async fn deletes_past_the_clean_up_backlog_wait() {
-    use aws_sdk_dynamodb::types::AttributeValue;
+    use db::Value as AttributeValue;
     let (app, token, repo_id) = setup().await;
     let call = |method: &'static str, path: &'static str, body| {
         testing::call::<Api>(&app, method, path, Some(&token), body)
@@ -189,26 +189,27 @@ async fn deletes_past_the_clean_up_backlog_wait() {
     let numbers = |range: std::ops::Range<i64>| {
         AttributeValue::Ns(range.map(|n| (n + 1000).to_string()).collect())
     };
-    let set = |expression: &'static str, value: AttributeValue| {
+    let set = |change: db::Change| {
         let db = &app.db;
         async move {
-            db.update(|u| {
-                u.set_key(Some(keys::repo_stats(repo_id)))
-                    .update_expression(expression)
-                    .expression_attribute_values(":n", value)
-            })
+            db.change(
+                keys::repo_stats(repo_id),
+                change,
+                None,
+                db::Returns::Nothing,
+            )
             .await
             .unwrap();
         }
     };
-    set("ADD purging :n", numbers(0..issues::MAX_PURGING)).await;
+    set(db::Change::new().add("purging", numbers(0..issues::MAX_PURGING))).await;
     let (status, body) = call("DELETE", "/api/v1/repos/ivy/app/issues/1", None).await;
     assert_eq!(status, 503, "{body:?}");
     assert!(
         issues::find(&app.db, repo_id, 1).await.is_ok(),
         "the issue stays"
     );
-    set("DELETE purging :n", numbers(0..1)).await;
+    set(db::Change::new().delete("purging", numbers(0..1))).await;
     let (status, body) = call("DELETE", "/api/v1/repos/ivy/app/issues/1", None).await;
     assert_eq!(status, 204, "{body:?}");
     let stats = repos::stats(&app.db, repo_id).await.unwrap();

@@ -5,7 +5,7 @@ use std::time::Duration;
 use aws_sdk_dynamodb::{
     config::timeout::TimeoutConfig,
     error::DisplayErrorContext,
-    types::{PutRequest, ReturnValue, WriteRequest},
+    types::{PutRequest, WriteRequest},
 };
 use shared::db::{self, Db, Item, keys};
 use tokio::task::JoinSet;
@@ -129,12 +129,12 @@ pub(crate) async fn write(
 /// hands them out): the first of them.
 pub(crate) async fn reserve(db: &Db, counter: &str, n: usize) -> Result<i64, Error> {
     let attrs = db
-        .update(|u| {
-            u.set_key(Some(keys::key(&format!("COUNTER#{counter}"), "COUNTER")))
-                .update_expression("ADD n :n")
-                .expression_attribute_values(":n", db::n(n))
-                .return_values(ReturnValue::UpdatedNew)
-        })
+        .change(
+            keys::key(&format!("COUNTER#{counter}"), "COUNTER"),
+            db::Change::new().add("n", db::n(n)),
+            None,
+            db::Returns::UpdatedNew,
+        )
         .await?
         .unwrap_or_default();
     let last: i64 = attrs
