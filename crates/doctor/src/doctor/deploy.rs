@@ -275,8 +275,7 @@ fn claims(
 mod tests {
     use super::super::tests::{inventory, keyed};
     use super::*;
-    use crate::db::{n, s};
-    use aws_sdk_dynamodb::types::AttributeValue;
+    use crate::db::{Value, n, s};
 
     #[test]
     fn runners_find_what_older_releases_wrote() {
@@ -344,7 +343,7 @@ mod tests {
                 ("uuid", s("a1")),
                 ("project_uuid", s("p1")),
                 ("server_uuid", s("s1")),
-                ("claimed", AttributeValue::L(vec![s("https://x.test")])),
+                ("claimed", Value::L(vec![s("https://x.test")])),
             ],
         );
         let inv = inventory(vec![
@@ -381,7 +380,7 @@ mod tests {
             keyed(
                 "DDOMAIN#t#https://y.test",
                 "DOMAIN",
-                &[("apps", AttributeValue::Ss(vec!["a1".into()]))],
+                &[("apps", Value::Ss(vec!["a1".into()]))],
             ),
         ]);
         let found = check(&inv);

@@ -20,10 +20,8 @@ use std::{
     hash::{DefaultHasher, Hasher},
 };
 
-use aws_sdk_dynamodb::types::AttributeValue;
-
 use crate::{
-    db::{Item, flag, keys, number, s, text},
+    db::{Item, Value, flag, keys, number, s, text},
     issues::{
         IssueRecord,
         index::doc::{self, Doc},
@@ -189,12 +187,12 @@ impl Inventory {
         // Whether a clean-up is listed under its server is all the checks
         // need of its index keys.
         if text(&item, "kind") == "cleanup" && item.contains_key("gsi1pk") {
-            item.insert("indexed".into(), AttributeValue::Bool(true));
+            item.insert("indexed".into(), Value::Bool(true));
         }
         item.retain(|name, _| name == WORDS || KEPT.contains(&name.as_str()));
         // Whether a secret is sealed is all the checks need of it.
         for name in ["private_key", "client_secret", "webhook_secret"] {
-            if let Some(AttributeValue::S(v)) = item.get_mut(name) {
+            if let Some(Value::S(v)) = item.get_mut(name) {
                 *v = if crate::seal::is_sealed(v) {
                     "s1:"
                 } else {
@@ -271,7 +269,7 @@ pub(super) fn words(item: &Item) -> impl Iterator<Item = &str> {
 fn stored_doc(item: Item) -> StoredDoc {
     let rev = number(&item, "rev");
     let text = |name: &str| match item.get(name) {
-        Some(AttributeValue::S(s)) => s.clone(),
+        Some(Value::S(s)) => s.clone(),
         _ => String::new(),
     };
     let (seq, cseq) = (text("seq"), text("cseq"));

@@ -44,11 +44,10 @@ mod tracker;
 
 use std::collections::HashMap;
 
-use aws_sdk_dynamodb::types::AttributeValue;
 use serde::Serialize;
 
 use crate::{
-    db::{Item, number, text},
+    db::{Item, Value, number, text},
     issues::index::{doc::Doc, lists::Stub},
 };
 
@@ -162,13 +161,13 @@ pub fn check(inv: &Inventory) -> Vec<Finding> {
 }
 
 fn flag(item: &Item, name: &str) -> bool {
-    matches!(item.get(name), Some(AttributeValue::Bool(true)))
+    matches!(item.get(name), Some(Value::Bool(true)))
 }
 
 fn strings(item: &Item, name: &str) -> Vec<String> {
     match item.get(name) {
-        Some(AttributeValue::Ss(v)) => v.clone(),
-        Some(AttributeValue::L(v)) => v.iter().filter_map(|x| x.as_s().ok().cloned()).collect(),
+        Some(Value::Ss(v)) => v.clone(),
+        Some(Value::L(v)) => v.iter().filter_map(|x| x.as_s().ok().cloned()).collect(),
         _ => Vec::new(),
     }
 }
@@ -213,14 +212,14 @@ pub(crate) mod tests {
     use crate::db::{n, s};
 
     /// An item from (attribute, value) pairs.
-    pub fn item(pairs: &[(&str, AttributeValue)]) -> Item {
+    pub fn item(pairs: &[(&str, Value)]) -> Item {
         pairs
             .iter()
             .map(|(k, v)| (k.to_string(), v.clone()))
             .collect()
     }
 
-    pub fn keyed(pk: &str, sk: &str, rest: &[(&str, AttributeValue)]) -> Item {
+    pub fn keyed(pk: &str, sk: &str, rest: &[(&str, Value)]) -> Item {
         let mut i = item(rest);
         i.insert("pk".into(), s(pk));
         i.insert("sk".into(), s(sk));

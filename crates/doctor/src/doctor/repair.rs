@@ -6,13 +6,11 @@
 //! call, a few calls in flight: an upgrade may add millions of entries);
 //! claim holders and cancellations are idempotent.
 
-use aws_sdk_dynamodb::types::AttributeValue;
-
 use std::sync::Arc;
 
 use super::{Finding, Fix, Report};
 use crate::db::{
-    self, Db, DbError, Item,
+    self, Change, Cond, Db, DbError, Item, Returns, Value,
     keys::{self, key},
 };
 use crate::seal::Sealer;
@@ -98,122 +96,65 @@ async fn apply(db: &Db, sealer: &Arc<Sealer>, f: &Finding) -> Result<(), DbError
             stored,
             actual,
         } => {
-            let condition = if *stored == 0 {
-                "attribute_not_exists(#a) OR #a = :stored"
+            let cond = if *stored == 0 {
+                Cond::unset_or_eq(attribute, db::n(*stored))
             } else {
-                "#a = :stored"
+                Cond::eq(attribute, db::n(*stored))
             };
+            let change = Change::new().set(attribute, db::n(*actual));
             // Issue edits write the whole record on condition of its
             // `version`: moving it makes one read before this repair
             // re-read instead of writing the old count back.
-            let is_issue = f.sk.starts_with(keys::ISSUE_PREFIX);
-            let expression = if is_issue {
-                "SET #a = :actual ADD version :one"
+            let change = if f.sk.starts_with(keys::ISSUE_PREFIX) {
+                change.add("version", db::n(1))
             } else {
-                "SET #a = :actual"
+                change
             };
-            db.update(|u| {
-                let u = u
-                    .set_key(Some(k))
-                    .update_expression(expression)
-                    .condition_expression(condition)
-                    .expression_attribute_names("#a", attribute)
-                    .expression_attribute_values(":stored", db::n(*stored))
-                    .expression_attribute_values(":actual", db::n(*actual));
-                if is_issue {
-                    u.expression_attribute_values(":one", db::n(1))
-                } else {
-                    u
-                }
-            })
-            .await
-            .map(|_| ())
+            change_if(db, k, change, cond).await
         }
         Fix::SetText {
             attribute, actual, ..
-        } => db
-            .update(|u| {
-                u.set_key(Some(k))
-                    .update_expression("SET #a = :actual")
-                    .condition_expression("attribute_exists(pk)")
-                    .expression_attribute_names("#a", attribute)
-                    .expression_attribute_values(":actual", db::s(actual))
-            })
-            .await
-            .map(|_| ()),
+        } => {
+            let change = Change::new().set(attribute, db::s(actual));
+            change_if(db, k, change, Cond::exists()).await
+        }
         Fix::SetHolders { stored, actual } => {
             // On condition that the holders are still the ones read.
-            let was = (!stored.is_empty()).then(|| AttributeValue::Ss(stored.clone()));
-            let condition = match was {
-                Some(_) => "apps = :was",
-                None => "attribute_not_exists(apps)",
+            let cond = if stored.is_empty() {
+                Cond::lacks("apps")
+            } else {
+                Cond::eq("apps", Value::Ss(stored.clone()))
             };
             if actual.is_empty() {
-                db.delete(|d| {
-                    let d = d.set_key(Some(k)).condition_expression(condition);
-                    match was {
-                        Some(w) => d.expression_attribute_values(":was", w),
-                        None => d,
-                    }
-                })
-                .await
+                db.delete_when(k, cond).await
             } else {
-                db.update(|u| {
-                    let u = u
-                        .set_key(Some(k))
-                        .update_expression("SET apps = :apps")
-                        .condition_expression(condition)
-                        .expression_attribute_values(":apps", AttributeValue::Ss(actual.clone()));
-                    match was {
-                        Some(w) => u.expression_attribute_values(":was", w),
-                        None => u,
-                    }
-                })
-                .await
-                .map(|_| ())
+                let change = Change::new().set("apps", Value::Ss(actual.clone()));
+                change_if(db, k, change, cond).await
             }
         }
         Fix::SetFlag {
             attribute,
             stored,
             actual,
-        } => db
-            .update(|u| {
-                u.set_key(Some(k))
-                    .update_expression("SET #a = :actual")
-                    .condition_expression("#a = :stored")
-                    .expression_attribute_names("#a", attribute)
-                    .expression_attribute_values(":stored", AttributeValue::Bool(*stored))
-                    .expression_attribute_values(":actual", AttributeValue::Bool(*actual))
-            })
-            .await
-            .map(|_| ()),
-        Fix::StopPurging(numbers) => db
-            .update(|u| {
-                let numbers = numbers.iter().map(i64::to_string).collect();
-                u.set_key(Some(k))
-                    .update_expression("DELETE purging :numbers")
-                    .condition_expression("attribute_exists(pk)")
-                    .expression_attribute_values(":numbers", AttributeValue::Ns(numbers))
-            })
-            .await
-            .map(|_| ()),
+        } => {
+            let change = Change::new().set(attribute, db::b(*actual));
+            change_if(db, k, change, Cond::eq(attribute, db::b(*stored))).await
+        }
+        Fix::StopPurging(numbers) => {
+            let numbers = numbers.iter().map(i64::to_string).collect();
+            let change = Change::new().delete("purging", Value::Ns(numbers));
+            change_if(db, k, change, Cond::exists()).await
+        }
         Fix::PutDocument {
             stored_rev,
             document,
             ..
         } => {
-            let item = document.to_item()?;
-            db.put(|p| {
-                let p = p.set_item(Some(item));
-                match stored_rev {
-                    Some(rev) => p
-                        .condition_expression("rev = :rev")
-                        .expression_attribute_values(":rev", db::n(*rev)),
-                    None => p.condition_expression("attribute_not_exists(pk)"),
-                }
-            })
-            .await
+            let cond = match stored_rev {
+                Some(rev) => Cond::eq("rev", db::n(*rev)),
+                None => Cond::absent(),
+            };
+            db.put_when(document.to_item()?, cond).await
         }
         Fix::Cancel => crate::deploy::deployments::cancel_at(db, k).await,
         Fix::Enqueue => enqueue(db, &f.pk, k).await,
@@ -226,15 +167,8 @@ async fn apply(db: &Db, sealer: &Arc<Sealer>, f: &Finding) -> Result<(), DbError
                 db::text(&item, "created_at"),
                 db::text(&item, "application_uuid"),
             );
-            db.update(|u| {
-                u.set_key(Some(k))
-                    .update_expression("SET gsi1pk = :pk, gsi1sk = :sk")
-                    .condition_expression("attribute_exists(pk) AND attribute_not_exists(gsi1pk)")
-                    .expression_attribute_values(":pk", keys["gsi1pk"].clone())
-                    .expression_attribute_values(":sk", keys["gsi1sk"].clone())
-            })
-            .await
-            .map(|_| ())
+            let cond = Cond::exists().and(Cond::lacks(db::table::INDEXES[0].pk));
+            change_if(db, k, Change::new().set_all(keys), cond).await
         }
         Fix::Seal { attributes } => seal(db, sealer, &f.pk, k, attributes).await,
         // Batched by `repair`, or nothing to do.
@@ -254,11 +188,14 @@ async fn enqueue(db: &Db, pk: &str, k: Item) -> Result<(), DbError> {
         return Err(DbError::ConditionFailed);
     }
     let entry = crate::deploy::deployments::queue_entry_item(team, &d);
-    db.put(|p| {
-        p.set_item(Some(entry))
-            .condition_expression("attribute_not_exists(pk)")
-    })
-    .await
+    db.put_when(entry, Cond::absent()).await
+}
+
+/// Applies `change` to the item under `k` if `cond` holds.
+async fn change_if(db: &Db, k: Item, change: Change, cond: Cond) -> Result<(), DbError> {
+    db.change(k, change, Some(cond), Returns::Nothing)
+        .await
+        .map(|_| ())
 }
 
 /// Seals the clear attributes of one item, on condition that they still

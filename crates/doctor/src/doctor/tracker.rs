@@ -5,11 +5,9 @@
 
 use std::collections::{HashMap, HashSet};
 
-use aws_sdk_dynamodb::types::AttributeValue;
-
 use super::{Finding, Fix, Inventory, counter, finding, flag, number, tally, text};
 use crate::{
-    db::{Item, keys},
+    db::{Item, Value, keys},
     issues::index::jobs,
 };
 
@@ -161,7 +159,7 @@ fn settings(out: &mut Vec<Finding>, inv: &Inventory, stats: &Item, owner: &str, 
         return;
     };
     for attribute in ["private", "has_issues", "has_pull_requests"] {
-        let Some(AttributeValue::Bool(stored)) = stats.get(attribute) else {
+        let Some(Value::Bool(stored)) = stats.get(attribute) else {
             continue;
         };
         let actual = flag(settings, attribute);
@@ -209,7 +207,7 @@ fn comments(out: &mut Vec<Finding>, items: &[Item], issues: &[&Item], stats: &It
 /// no clean-up job left to finish them: the comment listings would pass
 /// over them for ever (their leftover comments go as above).
 fn purging(out: &mut Vec<Finding>, items: &[Item], stats: &Item) {
-    let Some(AttributeValue::Ns(named)) = stats.get("purging") else {
+    let Some(Value::Ns(named)) = stats.get("purging") else {
         return;
     };
     let jobs: HashSet<i64> = items
@@ -381,10 +379,7 @@ mod tests {
                 &[
                     ("index", n(2)),
                     ("milestone", n(7)),
-                    (
-                        "closed",
-                        aws_sdk_dynamodb::types::AttributeValue::Bool(true),
-                    ),
+                    ("closed", Value::Bool(true)),
                 ],
             ),
             keyed(
@@ -427,11 +422,11 @@ mod tests {
     #[test]
     fn settings_copied_on_the_counters_follow_the_settings() {
         let mut items = repo();
-        items[0].insert("private".into(), AttributeValue::Bool(true));
-        items[0].insert("has_issues".into(), AttributeValue::Bool(true));
+        items[0].insert("private".into(), Value::Bool(true));
+        items[0].insert("has_issues".into(), Value::Bool(true));
         // Copies that agree, one that does not, and one never copied.
-        items[1].insert("private".into(), AttributeValue::Bool(true));
-        items[1].insert("has_issues".into(), AttributeValue::Bool(false));
+        items[1].insert("private".into(), Value::Bool(true));
+        items[1].insert("has_issues".into(), Value::Bool(false));
         let found = check(&inventory(items));
         let flags: Vec<&Fix> = found
             .iter()
@@ -455,13 +450,7 @@ mod tests {
             keyed(
                 &format!("REPO#{repo}"),
                 &format!("COMMENT#{id:020}"),
-                &[
-                    ("index", n(index)),
-                    (
-                        "is_pull",
-                        aws_sdk_dynamodb::types::AttributeValue::Bool(pull),
-                    ),
-                ],
+                &[("index", n(index)), ("is_pull", Value::Bool(pull))],
             )
         };
         // Issue 2 has two comments but counts none; issue 5 is gone; the
@@ -507,7 +496,7 @@ mod tests {
             .find(|i| text(i, "sk") == "PROFILE")
             .unwrap();
         let numbers = ["5", "7"].map(String::from).to_vec();
-        stats.insert("purging".into(), AttributeValue::Ns(numbers));
+        stats.insert("purging".into(), Value::Ns(numbers));
         // Issue 7's job is still at work; issue 5's is gone.
         items.push(keyed("REPO#1", "IXJOB#purge-7-600", &[]));
         let found = check(&inventory(items));

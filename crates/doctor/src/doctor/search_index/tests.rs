@@ -3,8 +3,6 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use aws_sdk_dynamodb::types::AttributeValue;
-
 use super::super::{
     Finding, Fix,
     tests::{inventory, keyed},
@@ -12,7 +10,7 @@ use super::super::{
 use super::*;
 use crate::{
     accounts::names::Visibility,
-    db::{Item, keys, n, s},
+    db::{Item, Value, keys, n, s},
     issues::{
         IssueRecord,
         comments::CommentRecord,
@@ -99,9 +97,9 @@ pub(crate) fn consistent_table() -> Vec<Item> {
                 ("id", n(1)),
                 ("owner", s("O")),
                 ("name", s("r")),
-                ("private", AttributeValue::Bool(false)),
-                ("has_issues", AttributeValue::Bool(true)),
-                ("has_pull_requests", AttributeValue::Bool(true)),
+                ("private", Value::Bool(false)),
+                ("has_issues", Value::Bool(true)),
+                ("has_pull_requests", Value::Bool(true)),
             ],
         ),
         keyed(
@@ -113,7 +111,7 @@ pub(crate) fn consistent_table() -> Vec<Item> {
                 ("num_issue_comments", n(2)),
                 ("owner", s("O")),
                 ("name", s("r")),
-                ("private", AttributeValue::Bool(false)),
+                ("private", Value::Bool(false)),
             ],
         ),
         keyed(
@@ -281,7 +279,7 @@ fn an_update_entry_carries_its_issue_s_creation_and_state() {
     assert_eq!(got, []);
     // Carrying another state: put again.
     let got = with(&|i| {
-        i.insert("c".into(), AttributeValue::Bool(!d.closed));
+        i.insert("c".into(), Value::Bool(!d.closed));
     });
     assert_eq!(got.len(), 1, "{got:#?}");
     assert_eq!(got[0].what, "search index entry with the wrong time");
