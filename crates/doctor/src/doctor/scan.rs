@@ -7,12 +7,6 @@
 //! either way (DynamoDB charges the size of the items read, before any
 //! projection), and the reduction keeps what each kind of item needs, so
 //! a new field of a document cannot be left out by a stale list here.
-//!
-//! `Db::scan_segment` returns a whole segment at once, so this reads
-//! pages through the table's client itself (`Db::client`, for operators'
-//! tools) and adds up their read units into [`Inventory::read_units`].
-
-use aws_sdk_dynamodb::{error::DisplayErrorContext, types::ReturnConsumedCapacity};
 
 use super::Inventory;
 use crate::db::{Db, DbError};
@@ -33,29 +27,14 @@ async fn segment(db: &Db, segment: i32) -> Result<Inventory, DbError> {
     let mut inv = Inventory::default();
     let mut cursor = None;
     loop {
-        let page = db
-            .client()
-            .scan()
-            .table_name(db.table())
-            .segment(segment)
-            .total_segments(SEGMENTS)
-            .consistent_read(true)
-            .return_consumed_capacity(ReturnConsumedCapacity::Total)
-            .set_exclusive_start_key(cursor.take())
-            .send()
-            .await
-            .map_err(|e| DbError::Service(DisplayErrorContext(&e).to_string()))?;
-        inv.read_units += page
-            .consumed_capacity
-            .as_ref()
-            .and_then(|c| c.capacity_units)
-            .unwrap_or(0.0);
-        for item in page.items.unwrap_or_default() {
+        let page = db.scan_page(segment, SEGMENTS, cursor.take()).await?;
+        inv.read_units += page.read_units;
+        for item in page.items {
             inv.add(item);
         }
-        match page.last_evaluated_key {
-            Some(k) if !k.is_empty() => cursor = Some(k),
-            _ => return Ok(inv),
+        match page.next {
+            Some(k) => cursor = Some(k),
+            None => return Ok(inv),
         }
     }
 }

@@ -1,19 +1,25 @@
 //! The typed single-item writes and queries: what callers outside the
 //! store use instead of SDK builders (see `expr` for the expressions).
 
-use aws_sdk_dynamodb::types::{ReturnValue, Select};
+use aws_sdk_dynamodb::types::{ReturnConsumedCapacity, ReturnValue, Select};
 
 use super::{
-    Consistency, Db, DbError, Item,
+    Action, Consistency, Db, DbError, Item, Permission,
+    error::Op,
     expr::{Change, Cond, Placeholders, Query, Returns},
 };
 
-/// One page of a query: its items and, when there may be more, the key to
-/// go on after.
+/// One page of a query or scan: its items, when there may be more the key
+/// to go on after, and what it cost.
 #[derive(Clone, Debug, Default)]
 pub struct Page {
     pub items: Vec<Item>,
     pub next: Option<Item>,
+    pub read_units: f64,
+}
+
+fn units(consumed: Option<&aws_sdk_dynamodb::types::ConsumedCapacity>) -> f64 {
+    consumed.and_then(|c| c.capacity_units).unwrap_or(0.0)
 }
 
 impl Db {
@@ -92,6 +98,38 @@ impl Db {
             })
             .await?;
         Ok(Page {
+            read_units: units(out.consumed_capacity.as_ref()),
+            items: out.items.unwrap_or_default(),
+            next: out.last_evaluated_key.filter(|k| !k.is_empty()),
+        })
+    }
+
+    /// One strongly consistent page of segment `segment` of `segments` of
+    /// a parallel scan, whole items, after `start`. For the operators'
+    /// tools, which reduce each page before reading the next: no request
+    /// path scans.
+    pub async fn scan_page(
+        &self,
+        segment: i32,
+        segments: i32,
+        start: Option<Item>,
+    ) -> Result<Page, DbError> {
+        let call = self
+            .clients
+            .retrying
+            .scan()
+            .table_name(self.table())
+            .segment(segment)
+            .total_segments(segments)
+            .consistent_read(true)
+            .return_consumed_capacity(ReturnConsumedCapacity::Total)
+            .set_exclusive_start_key(start)
+            .send();
+        let out = self
+            .record(Permission::table(Action::Scan), Op::Read, call)
+            .await?;
+        Ok(Page {
+            read_units: units(out.consumed_capacity.as_ref()),
             items: out.items.unwrap_or_default(),
             next: out.last_evaluated_key.filter(|k| !k.is_empty()),
         })
