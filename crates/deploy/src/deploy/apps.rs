@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 pub use crate::deploy::model::app::{AppRecord, Source, Wanted};
 use crate::{
     Config,
-    db::{self, Db, keys},
+    db::{self, Cond, Db, keys},
     deploy::{
         cleanups,
         deployments::{self, DeploymentRecord},
@@ -225,7 +225,7 @@ pub async fn save(
     let record = item(team, &sk(&app.uuid), "application", app)?;
     match old {
         None => tx.put_if_absent(record)?,
-        Some(o) => tx.put_if(record, "version = :v", &[(":v", db::n(o.version))])?,
+        Some(o) => tx.put_when(record, Cond::eq("version", db::n(o.version)))?,
     };
     parts.push(Part::App);
     if old.is_none() {
@@ -355,10 +355,9 @@ pub async fn remove(db: &Db, team: &Team, uuid: &str, flags: &[(&str, bool)]) ->
 /// outside the transaction: leftovers are cancelled by `check-data`).
 pub async fn delete(db: &Db, team: &Team, app: &AppRecord, flags: &[(&str, bool)]) -> Result<()> {
     let mut tx = db.tx();
-    tx.delete_if(
+    tx.delete_when(
         team.key(&sk(&app.uuid)),
-        "version = :v",
-        &[(":v", db::n(app.version))],
+        Cond::eq("version", db::n(app.version)),
     )?;
     store::drop_ref(&mut tx, team.key(&keys::project_sk(&app.project_uuid)))?;
     store::drop_ref(&mut tx, team.key(&keys::server_sk(&app.server_uuid)))?;

@@ -7,7 +7,7 @@
 use serde_json::{Map, Value, json};
 
 use crate::{
-    db::{self, Db, Item, keys, table},
+    db::{self, Change, Cond, Db, Item, Query, Returns, keys, table},
     deploy::{
         error::{Error, Object, Result},
         store::item,
@@ -67,31 +67,17 @@ fn job(item: &Item) -> Value {
 /// The oldest clean-up of `server` no other runner holds, now leased to
 /// `runner`; `None` when there is none.
 pub async fn claim(db: &Db, server: &str, runner: &str) -> Result<Option<Value>> {
-    let index = &table::INDEXES[0];
-    let out = db
-        .query(|q| {
-            q.index_name(index.name)
-                .key_condition_expression(format!("{} = :pk", index.pk))
-                .expression_attribute_values(":pk", db::s(keys::server_cleanups_pk(server)))
-                .limit(TRIES)
-        })
-        .await?;
+    let oldest = Query::index(table::INDEXES[0], keys::server_cleanups_pk(server)).limit(TRIES);
+    let page = db.query_page(oldest).await?;
     let now = time::now();
-    for found in out.items.unwrap_or_default() {
+    for found in page.items {
         let key = keys::key(db::text(&found, "pk"), db::text(&found, "sk"));
-        let leased = db
-            .update(|u| {
-                u.set_key(Some(key))
-                    .update_expression("SET claimed_by = :me, claimed_at = :now")
-                    .condition_expression(
-                        "server_uuid = :server AND (attribute_not_exists(claimed_at) OR claimed_at < :expired)",
-                    )
-                    .expression_attribute_values(":me", db::s(runner))
-                    .expression_attribute_values(":now", db::n(now))
-                    .expression_attribute_values(":server", db::s(server))
-                    .expression_attribute_values(":expired", db::n(now - LEASE_SECS))
-            })
-            .await;
+        let lease = Change::new()
+            .set("claimed_by", db::s(runner))
+            .set("claimed_at", db::n(now));
+        let free = Cond::eq("server_uuid", db::s(server))
+            .and(Cond::below("claimed_at", db::n(now - LEASE_SECS)));
+        let leased = db.change(key, lease, Some(free), Returns::Nothing).await;
         match leased {
             Ok(_) => return Ok(Some(job(&found))),
             // Leased to another runner, or done meanwhile.
@@ -106,14 +92,8 @@ pub async fn claim(db: &Db, server: &str, runner: &str) -> Result<Option<Value>>
 /// or not leased to this runner, is not found.
 pub async fn done(db: &Db, team: &Team, server: &str, runner: &str, id: &str) -> Result<()> {
     let app = crate::deploy::model::parse_uuid(id).ok_or(Error::NotFound(Object::Cleanup))?;
-    let gone = db
-        .delete(|d| {
-            d.set_key(Some(team.key(&sk(&app))))
-                .condition_expression("server_uuid = :server AND claimed_by = :me")
-                .expression_attribute_values(":server", db::s(server))
-                .expression_attribute_values(":me", db::s(runner))
-        })
-        .await;
+    let held = Cond::eq("server_uuid", db::s(server)).and(Cond::eq("claimed_by", db::s(runner)));
+    let gone = db.delete_when(team.key(&sk(&app)), held).await;
     match gone {
         Ok(_) => Ok(()),
         Err(db::DbError::ConditionFailed) => Err(Error::NotFound(Object::Cleanup)),

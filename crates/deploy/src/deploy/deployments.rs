@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::{
     Config,
-    db::{self, Db, Tx, keys, table},
+    db::{self, Change, Cond, Db, Query, Returns, Tx, keys, table},
     deploy::{
         error::{Error, Object, Result},
         lifecycle::Status,
@@ -164,10 +164,9 @@ pub fn queue(
     it.insert("gsi2sk".into(), db::s(&order));
     tx.put_if_absent(it)?;
     tx.put(queue_entry_item(&team.name, &d))?;
-    tx.update(
+    tx.change(
         team.key(&keys::deployment_count_sk(&app.uuid)),
-        "ADD n :one",
-        &[(":one", db::n(1))],
+        Change::new().add("n", db::n(1)),
         None,
     )?;
     tx.put(event(db, team, outbox::DEPLOYMENT_QUEUED, &d)?)?;
@@ -239,22 +238,20 @@ async fn by_index(
     // Pages end at 1 MB; keep reading until `limit` records are in.
     while found.len() < limit {
         let want = i32::try_from(limit - found.len()).unwrap_or(i32::MAX);
-        let out = db
-            .query(|q| {
-                q.index_name(index.name)
-                    .key_condition_expression(format!("{} = :pk", index.pk))
-                    .expression_attribute_values(":pk", db::s(&pk))
-                    .scan_index_forward(!newest_first)
+        let page = db
+            .query_page(
+                Query::index(*index, pk.as_str())
+                    .forward(!newest_first)
                     .limit(want)
-                    .set_exclusive_start_key(cursor.take())
-            })
+                    .after(cursor.take()),
+            )
             .await?;
-        for item in out.items.unwrap_or_default() {
+        for item in page.items {
             found.push(db::from_item(item)?);
         }
-        match out.last_evaluated_key {
-            Some(k) if !k.is_empty() => cursor = Some(k),
-            _ => break,
+        match page.next {
+            Some(k) => cursor = Some(k),
+            None => break,
         }
     }
     Ok(found)
@@ -306,16 +303,10 @@ async fn cancel_open(db: &Db, team: &Team, d: &DeploymentRecord) -> Result<()> {
     let now = timestamp();
     let to = Status::Cancelled.as_str();
     let mut tx = db.tx();
-    tx.update_if(
+    tx.change(
         key_of(team, &d.deployment_uuid),
-        "SET #status = :to, updated_at = :now REMOVE gsi2pk, gsi2sk",
-        &[("#status", "status")],
-        &[
-            (":to", db::s(to)),
-            (":now", db::s(&now)),
-            (":from", db::s(&d.status)),
-        ],
-        "#status = :from",
+        leaving_queue(Status::Cancelled, &now),
+        Some(Cond::eq("status", db::s(&d.status))),
     )?;
     if d.status == Status::Queued.as_str() {
         tx.delete(d.queue_entry())?;
@@ -338,24 +329,30 @@ async fn cancel_open(db: &Db, team: &Team, d: &DeploymentRecord) -> Result<()> {
 /// Cancels the deployment under `key` if it is still open (a finished or
 /// already cancelled one stays as it is).
 pub async fn cancel_at(db: &Db, key: db::Item) -> Result<(), db::DbError> {
+    let open = Cond::one_of("status", vec![db::s("queued"), db::s("in_progress")]);
     let done = db
-        .update(|u| {
-            u.set_key(Some(key))
-                .update_expression(
-                    "SET #status = :cancelled, updated_at = :now REMOVE gsi2pk, gsi2sk",
-                )
-                .condition_expression("#status IN (:queued, :running)")
-                .expression_attribute_names("#status", "status")
-                .expression_attribute_values(":cancelled", db::s("cancelled-by-user"))
-                .expression_attribute_values(":now", db::s(timestamp()))
-                .expression_attribute_values(":queued", db::s("queued"))
-                .expression_attribute_values(":running", db::s("in_progress"))
-        })
+        .change(
+            key,
+            leaving_queue(Status::Cancelled, &timestamp()),
+            Some(open),
+            Returns::Nothing,
+        )
         .await;
     match done {
         Ok(_) | Err(db::DbError::ConditionFailed) => Ok(()),
         Err(e) => Err(e),
     }
+}
+
+/// A deployment's move to `to` at `now`, a status that takes it off its
+/// team's queue (gsi2).
+pub fn leaving_queue(to: Status, now: &str) -> Change {
+    let team_queue = table::INDEXES[1];
+    Change::new()
+        .set("status", db::s(to.as_str()))
+        .set("updated_at", db::s(now))
+        .remove(team_queue.pk)
+        .remove(team_queue.sk)
 }
 
 /// Coolify's paging of an application's deployments: `skip` (default 0)
@@ -393,26 +390,8 @@ pub async fn count_for_app(db: &Db, team: &Team, app: &str) -> Result<usize> {
     {
         return Ok(n);
     }
-    let index = &table::INDEXES[0];
-    let pk = keys::app_deployments_pk(&team.name, app);
-    let mut total = 0usize;
-    let mut cursor = None;
-    loop {
-        let out = db
-            .query(|q| {
-                q.index_name(index.name)
-                    .key_condition_expression(format!("{} = :pk", index.pk))
-                    .expression_attribute_values(":pk", db::s(&pk))
-                    .select(aws_sdk_dynamodb::types::Select::Count)
-                    .set_exclusive_start_key(cursor.take())
-            })
-            .await?;
-        total += usize::try_from(out.count).unwrap_or(0);
-        match out.last_evaluated_key {
-            Some(k) if !k.is_empty() => cursor = Some(k),
-            _ => return Ok(total),
-        }
-    }
+    let entries = Query::index(table::INDEXES[0], keys::app_deployments_pk(&team.name, app));
+    Ok(usize::try_from(db.count(entries).await?).unwrap_or(0))
 }
 
 /// One application's deployments, newest first: `skip` then `take`.

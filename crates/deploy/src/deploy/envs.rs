@@ -14,12 +14,11 @@
 
 use std::collections::HashMap;
 
-use aws_sdk_dynamodb::types::AttributeValue;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use crate::{
-    db::{self, Db, DbError, Item, Tx},
+    db::{self, Cond, Db, DbError, Item, Query, Tx},
     deploy::{
         error::{Error, Object, Result},
         model::{
@@ -68,6 +67,14 @@ fn tally_sk(app: &str) -> String {
     format!("ENVS#{app}")
 }
 
+/// Adds `count` variables and `bytes` value bytes to an application's
+/// tally.
+fn tally(count: i64, bytes: i64) -> db::Change {
+    db::Change::new()
+        .add("count", db::n(count))
+        .add("bytes", db::n(bytes))
+}
+
 /// A stored variable: the record and its sealed value.
 struct Stored {
     record: EnvRecord,
@@ -77,7 +84,7 @@ struct Stored {
 impl Stored {
     fn from_item(mut it: Item) -> Result<Stored> {
         let sealed = match it.remove("sealed_value") {
-            Some(AttributeValue::S(s)) => Some(s),
+            Some(db::Value::S(s)) => Some(s),
             _ => None,
         };
         Ok(Stored {
@@ -120,27 +127,14 @@ async fn cipher(db: &Db, team: &Team) -> Result<std::sync::Arc<Cipher>> {
 
 /// Every variable of `app`, regular ones first, each in creation order.
 async fn stored(db: &Db, team: &Team, app: &str) -> Result<Vec<Stored>> {
-    let mut all = Vec::new();
-    let pk = db::keys::deploy_team_pk(&team.name);
-    let mut cursor = None;
-    loop {
-        let page = db
-            .query(|q| {
-                q.key_condition_expression("pk = :pk AND begins_with(sk, :p)")
-                    .expression_attribute_values(":pk", db::s(&pk))
-                    .expression_attribute_values(":p", db::s(format!("ENV#{app}#")))
-                    .consistent_read(true)
-                    .set_exclusive_start_key(cursor.take())
-            })
-            .await?;
-        for it in page.items.unwrap_or_default() {
-            all.push(Stored::from_item(it)?);
-        }
-        match page.last_evaluated_key {
-            Some(k) if !k.is_empty() => cursor = Some(k),
-            _ => break,
-        }
-    }
+    let variables =
+        Query::table(db::keys::deploy_team_pk(&team.name)).prefix(format!("ENV#{app}#"));
+    let mut all = db
+        .query_all(variables)
+        .await?
+        .into_iter()
+        .map(Stored::from_item)
+        .collect::<Result<Vec<_>>>()?;
     all.sort_by(|a, b| {
         (a.record.is_preview, &a.record.created_at, &a.record.uuid).cmp(&(
             b.record.is_preview,
@@ -244,25 +238,19 @@ async fn write(db: &Db, team: &Team, app: &str, changes: &[Change], cipher: &Cip
                 tx.put_if_absent(guard)?;
             }
             Change::Update { old, .. } => {
-                tx.put_if(
+                tx.put_when(
                     it,
-                    "attribute_exists(pk) AND updated_at = :was",
-                    &[(":was", db::s(&old.updated_at))],
+                    Cond::exists().and(Cond::eq("updated_at", db::s(&old.updated_at))),
                 )?;
             }
         }
     }
-    tx.update_if(
+    let room = Cond::le("count", db::n(MAX_PER_APP as i64 - count))
+        .and(Cond::le("bytes", db::n(MAX_APP_BYTES as i64 - bytes)));
+    tx.change(
         team.key(&tally_sk(app)),
-        "ADD #count :dc, #bytes :db",
-        &[("#count", "count"), ("#bytes", "bytes")],
-        &[
-            (":dc", db::n(count)),
-            (":db", db::n(bytes)),
-            (":cmax", db::n(MAX_PER_APP as i64 - count)),
-            (":bmax", db::n(MAX_APP_BYTES as i64 - bytes)),
-        ],
-        "attribute_not_exists(pk) OR (#count <= :cmax AND #bytes <= :bmax)",
+        tally(count, bytes),
+        Some(Cond::absent().or(room)),
     )?;
     match db.transact(tx).await {
         Ok(()) => Ok(()),
@@ -433,11 +421,10 @@ pub async fn delete(db: &Db, team: &Team, app: &str, env: &str) -> Result<()> {
     let mut tx = db.tx();
     tx.delete_existing(team.key(&env_sk(app, &uuid)))?;
     tx.delete(team.key(&guard_sk(app, &r.key, r.is_preview)))?;
-    tx.update_named(
+    tx.change(
         team.key(&tally_sk(app)),
-        "ADD #count :dc, #bytes :db",
-        &[("#count", "count"), ("#bytes", "bytes")],
-        &[(":dc", db::n(-1)), (":db", db::n(-(r.value_bytes as i64)))],
+        tally(-1, -(r.value_bytes as i64)),
+        None,
     )?;
     match db.transact(tx).await {
         Err(e) if e.failed_condition() == Some(0) => Err(not_found()),

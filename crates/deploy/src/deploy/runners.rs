@@ -11,7 +11,7 @@ use serde_json::{Map, Value, json};
 
 use crate::{
     auth::{RUNNER_TOKEN_PREFIX, Runner, token},
-    db::{self, Db, keys},
+    db::{self, Change, Cond, Db, keys},
     deploy::{
         error::{Error, Object, Result},
         model::{self, input::Problems, timestamp},
@@ -93,11 +93,10 @@ pub async fn create(db: &Db, team: &Team, server: &str, name: String) -> Result<
     };
     let mut tx = db.tx();
     tx.require(team.key(&keys::server_sk(server)))?;
-    tx.update(
+    tx.change(
         team.key(&keys::server_runner_count_sk(server)),
-        "ADD n :one",
-        &[(":one", db::n(1)), (":max", db::n(MAX_PER_SERVER))],
-        Some("attribute_not_exists(n) OR n < :max"),
+        Change::new().add("n", db::n(1)),
+        Some(Cond::below("n", db::n(MAX_PER_SERVER))),
     )?;
     let mut credential = db::to_item(&runner)?;
     credential.extend(keys::runner_token(&hash));
@@ -166,10 +165,9 @@ pub async fn revoke(db: &Db, team: &Team, server: &str, runner: &str) -> Result<
     let mut tx = db.tx();
     tx.delete_existing(team.key(&sk))?;
     tx.delete(keys::runner_token(&listed.token_hash))?;
-    tx.update(
+    tx.change(
         team.key(&keys::server_runner_count_sk(server)),
-        "ADD n :minus",
-        &[(":minus", db::n(-1))],
+        Change::new().add("n", db::n(-1)),
         None,
     )?;
     match db.transact(tx).await {
@@ -204,11 +202,10 @@ pub async fn seen(db: &Db, runner: &Runner) -> Result<()> {
         return Ok(());
     }
     let mut tx = db.tx();
-    tx.update(
+    tx.change(
         keys::runner_token(&runner.token_hash),
-        "SET last_seen_at = :now",
-        &[(":now", db::s(timestamp()))],
-        Some("attribute_exists(pk)"),
+        Change::new().set("last_seen_at", db::s(timestamp())),
+        Some(Cond::exists()),
     )?;
     match db.transact(tx).await {
         // Revoked meanwhile: its next call is refused anyway.

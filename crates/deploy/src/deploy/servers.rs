@@ -9,7 +9,7 @@ pub use crate::deploy::model::server::{
     DestinationRecord, MAX_DESTINATIONS, PROXY_TYPES, Server, ServerRecord, parse,
 };
 use crate::{
-    db::{self, Db, keys},
+    db::{self, Change, Cond, Db, keys},
     deploy::{
         error::{Error, Object, Result},
         model::{self, body::Body, timestamp},
@@ -65,11 +65,10 @@ pub async fn update(
     let mut record = db::to_item(&new)?;
     record.insert("kind".into(), db::s("server"));
     let mut tx = db.tx();
-    tx.set_fields(
+    tx.change(
         key,
-        record,
-        "attribute_exists(pk) AND updated_at = :seen",
-        &[(":seen", db::s(&old.updated_at))],
+        Change::new().set_all(record),
+        Some(Cond::exists().and(Cond::eq("updated_at", db::s(&old.updated_at)))),
     )?;
     if old.private_key_uuid != new.private_key_uuid {
         store::add_ref(&mut tx, ssh_keys::key_of(team, &new.private_key_uuid))?;

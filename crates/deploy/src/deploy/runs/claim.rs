@@ -16,7 +16,7 @@ use serde_json::{Value, json};
 use crate::{
     Config,
     auth::Runner,
-    db::{self, Db, DbError, Item, keys},
+    db::{self, Change, Cond, Db, DbError, Item, Query, keys},
     deploy::{
         apps::{self, AppRecord},
         deployments::{self, DeploymentRecord},
@@ -45,19 +45,10 @@ pub async fn claim(
     runner: &Runner,
     team: &Team,
 ) -> Result<Option<Value>> {
-    let out = db
-        .query(|q| {
-            q.key_condition_expression("pk = :pk")
-                .expression_attribute_values(
-                    ":pk",
-                    db::s(keys::server_queue_pk(&runner.server_uuid)),
-                )
-                .consistent_read(true)
-                .limit(TRIES)
-        })
-        .await?;
+    let oldest = Query::table(keys::server_queue_pk(&runner.server_uuid)).limit(TRIES);
+    let page = db.query_page(oldest).await?;
     let mut busy: Vec<String> = Vec::new();
-    for entry in out.items.unwrap_or_default() {
+    for entry in page.items {
         let app = db::text(&entry, "application_uuid");
         // A server is one team's; an entry naming another is no one's.
         if db::text(&entry, "team") != team.name || busy.iter().any(|b| b == app) {
@@ -121,18 +112,15 @@ async fn try_entry(
         let to = apply(Status::Queued, Move::Claim)?;
         let now = timestamp();
         let mut tx = db.tx();
-        tx.update_if(
+        tx.change(
             deployments::key_of(team, uuid),
-            "SET #status = :to, runner_uuid = :me, heartbeat_at = :now, started_at = :now, \
-             updated_at = :now",
-            &[("#status", "status")],
-            &[
-                (":to", db::s(to.as_str())),
-                (":me", db::s(&runner.runner_uuid)),
-                (":now", db::s(&now)),
-                (":queued", db::s(Status::Queued.as_str())),
-            ],
-            "#status = :queued",
+            Change::new()
+                .set("status", db::s(to.as_str()))
+                .set("runner_uuid", db::s(&runner.runner_uuid))
+                .set("heartbeat_at", db::s(&now))
+                .set("started_at", db::s(&now))
+                .set("updated_at", db::s(&now)),
+            Some(Cond::eq("status", db::s(Status::Queued.as_str()))),
         )?;
         tx.delete_existing(entry_key.clone())?;
         let mut lock = team.key(&keys::run_lock_sk(&app.uuid));
@@ -195,10 +183,9 @@ async fn clear_stale_lock(db: &Db, config: &Config, team: &Team, app: &str) -> R
     // Ended without letting go (written by older code, or a delete's
     // cancel): the lock names a run that is over.
     let mut tx = db.tx();
-    tx.delete_if(
+    tx.delete_when(
         lock_key,
-        "attribute_not_exists(pk) OR deployment_uuid = :d",
-        &[(":d", db::s(&holder))],
+        Cond::absent().or(Cond::eq("deployment_uuid", db::s(&holder))),
     )?;
     match db.transact(tx).await {
         Ok(()) => Ok(true),

@@ -19,7 +19,7 @@ use serde_json::{Value, json};
 use crate::{
     Config,
     auth::Runner,
-    db::{self, Db, Item, keys},
+    db::{self, Change, Cond, Consistency, Db, Item, Query, Returns, keys, table},
     deploy::{
         deployments,
         error::{Error, Result},
@@ -63,11 +63,8 @@ pub fn line_item(deployment: &str, seq: u32, output: &str, kind: &str, hidden: b
     it.insert("output".into(), db::s(output));
     it.insert("type".into(), db::s(kind));
     it.insert("timestamp".into(), db::s(timestamp()));
-    it.insert(
-        "hidden".into(),
-        aws_sdk_dynamodb::types::AttributeValue::Bool(hidden),
-    );
-    it.insert("ttl".into(), db::n(crate::time::now() + KEEP_SECS));
+    it.insert("hidden".into(), db::b(hidden));
+    it.insert(table::TTL.into(), db::n(crate::time::now() + KEEP_SECS));
     it
 }
 
@@ -201,20 +198,18 @@ pub async fn append(
             None => super::held(db, config, team, runner, uuid).await?,
         };
         let (kept, closing, after_lines, after_bytes) = fit(d.log_lines, d.log_bytes, lines);
+        let counts = Change::new()
+            .set("log_lines", db::n(after_lines))
+            .set("log_bytes", db::n(after_bytes))
+            .set("heartbeat_at", db::s(timestamp()));
+        let as_read = running(runner).and(Cond::unset_or_eq("log_lines", db::n(d.log_lines)));
         let moved = db
-            .update(|u| {
-                u.set_key(Some(deployments::key_of(team, &d.deployment_uuid)))
-                    .update_expression("SET log_lines = :n, log_bytes = :b, heartbeat_at = :now")
-                    .condition_expression(
-                        "runner_uuid = :me AND attribute_not_exists(ended_at) \
-                         AND (attribute_not_exists(log_lines) OR log_lines = :seen)",
-                    )
-                    .expression_attribute_values(":n", db::n(after_lines))
-                    .expression_attribute_values(":b", db::n(after_bytes))
-                    .expression_attribute_values(":now", db::s(timestamp()))
-                    .expression_attribute_values(":me", db::s(&runner.runner_uuid))
-                    .expression_attribute_values(":seen", db::n(d.log_lines))
-            })
+            .change(
+                deployments::key_of(team, &d.deployment_uuid),
+                counts,
+                Some(as_read),
+                Returns::Nothing,
+            )
             .await;
         match moved {
             Ok(_) => {}
@@ -269,23 +264,20 @@ async fn reserve(
     ) else {
         return Ok(None);
     };
+    let taken = Change::new()
+        .add("log_lines", db::n(n))
+        .add("log_bytes", db::n(bytes))
+        .set("heartbeat_at", db::s(timestamp()));
+    let room = running(runner)
+        .and(Cond::at_most("log_lines", db::n(most_lines)))
+        .and(Cond::at_most("log_bytes", db::n(most_bytes)));
     let moved = db
-        .update(|u| {
-            u.set_key(Some(deployments::key_of(team, &d.deployment_uuid)))
-                .update_expression("ADD log_lines :n, log_bytes :b SET heartbeat_at = :now")
-                .condition_expression(
-                    "runner_uuid = :me AND attribute_not_exists(ended_at) \
-                     AND (attribute_not_exists(log_lines) OR log_lines <= :most_lines) \
-                     AND (attribute_not_exists(log_bytes) OR log_bytes <= :most_bytes)",
-                )
-                .expression_attribute_values(":n", db::n(n))
-                .expression_attribute_values(":b", db::n(bytes))
-                .expression_attribute_values(":now", db::s(timestamp()))
-                .expression_attribute_values(":me", db::s(&runner.runner_uuid))
-                .expression_attribute_values(":most_lines", db::n(most_lines))
-                .expression_attribute_values(":most_bytes", db::n(most_bytes))
-                .return_values(aws_sdk_dynamodb::types::ReturnValue::UpdatedNew)
-        })
+        .change(
+            deployments::key_of(team, &d.deployment_uuid),
+            taken,
+            Some(room),
+            Returns::UpdatedNew,
+        )
         .await;
     match moved {
         Ok(attrs) => {
@@ -306,36 +298,31 @@ async fn reserve(
     }
 }
 
+/// The run is still `runner`'s: it holds it and has not let go.
+fn running(runner: &Runner) -> Cond {
+    Cond::eq("runner_uuid", db::s(&runner.runner_uuid)).and(Cond::lacks("ended_at"))
+}
+
 fn uuid_of(d: &deployments::DeploymentRecord) -> &str {
     &d.deployment_uuid
 }
 
 /// The log of a deployment as Coolify shows it, `None` before any line.
 pub async fn shown(db: &Db, deployment: &str) -> Result<Option<String>> {
-    let pk = keys::deployment_log_pk(deployment);
-    let mut shown = Vec::new();
-    let mut cursor = None;
-    loop {
-        let page = db
-            .query(|q| {
-                q.key_condition_expression("pk = :pk")
-                    .expression_attribute_values(":pk", db::s(&pk))
-                    .set_exclusive_start_key(cursor.take())
-            })
-            .await?;
-        for it in page.items.unwrap_or_default() {
-            shown.push(json!({
-                "output": db::text(&it, "output"),
-                "type": db::text(&it, "type"),
-                "timestamp": db::text(&it, "timestamp"),
+    let log = Query::table(keys::deployment_log_pk(deployment)).consistency(Consistency::Eventual);
+    let shown: Vec<Value> = db
+        .query_all(log)
+        .await?
+        .iter()
+        .map(|it| {
+            json!({
+                "output": db::text(it, "output"),
+                "type": db::text(it, "type"),
+                "timestamp": db::text(it, "timestamp"),
                 "hidden": it.get("hidden").and_then(|h| h.as_bool().ok()).copied().unwrap_or(false),
-            }));
-        }
-        match page.last_evaluated_key {
-            Some(k) if !k.is_empty() => cursor = Some(k),
-            _ => break,
-        }
-    }
+            })
+        })
+        .collect();
     Ok((!shown.is_empty()).then(|| Value::Array(shown).to_string()))
 }
 

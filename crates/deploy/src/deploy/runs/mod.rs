@@ -14,7 +14,7 @@ use chrono::{DateTime, Utc};
 use crate::{
     Config,
     auth::Runner,
-    db::{self, Db, Tx, keys},
+    db::{self, Change, Cond, Db, Returns, Tx, keys},
     deploy::{
         deployments::{self, DeploymentRecord},
         error::{Error, Object, Result},
@@ -65,16 +65,10 @@ pub async fn cancel(db: &Db, config: &Config, team: &Team, uuid: &str) -> Result
         let to = lifecycle::apply(from, Move::Cancel)?;
         let mut tx = db.tx();
         let now = timestamp();
-        tx.update_if(
+        tx.change(
             deployments::key_of(team, &d.deployment_uuid),
-            "SET #status = :to, updated_at = :now REMOVE gsi2pk, gsi2sk",
-            &[("#status", "status")],
-            &[
-                (":to", db::s(to.as_str())),
-                (":now", db::s(&now)),
-                (":from", db::s(from.as_str())),
-            ],
-            "#status = :from",
+            deployments::leaving_queue(to, &now),
+            Some(Cond::eq("status", db::s(from.as_str()))),
         )?;
         if from == Status::Queued {
             tx.delete(d.queue_entry())?;
@@ -145,27 +139,21 @@ async fn let_go(
         Some(n) => (d.log_lines + 1, d.log_bytes + logs::size_of(n)),
         None => (d.log_lines, d.log_bytes),
     };
-    tx.update_if(
+    let unchanged = Cond::eq("status", db::s(from.as_str()))
+        .and(Cond::eq(
+            "runner_uuid",
+            db::s(d.runner_uuid.as_deref().unwrap_or_default()),
+        ))
+        .and(Cond::lacks("ended_at"))
+        .and(Cond::unset_or_eq("heartbeat_at", db::s(&seen)))
+        .and(Cond::unset_or_eq("log_lines", db::n(d.log_lines)));
+    tx.change(
         deployments::key_of(team, &d.deployment_uuid),
-        "SET #status = :to, updated_at = :now, ended_at = :now, log_lines = :lines, \
-         log_bytes = :bytes REMOVE gsi2pk, gsi2sk",
-        &[("#status", "status")],
-        &[
-            (":to", db::s(to.as_str())),
-            (":now", db::s(&now)),
-            (":from", db::s(from.as_str())),
-            (":lines", db::n(lines)),
-            (":bytes", db::n(bytes)),
-            (":seen", db::s(&seen)),
-            (
-                ":runner",
-                db::s(d.runner_uuid.as_deref().unwrap_or_default()),
-            ),
-            (":seen_lines", db::n(d.log_lines)),
-        ],
-        "#status = :from AND runner_uuid = :runner AND attribute_not_exists(ended_at) \
-         AND (attribute_not_exists(heartbeat_at) OR heartbeat_at = :seen) \
-         AND (attribute_not_exists(log_lines) OR log_lines = :seen_lines)",
+        deployments::leaving_queue(to, &now)
+            .set("ended_at", db::s(&now))
+            .set("log_lines", db::n(lines))
+            .set("log_bytes", db::n(bytes)),
+        Some(unchanged),
     )?;
     release_lock(&mut tx, team, d)?;
     if let Some(n) = note {
@@ -203,10 +191,9 @@ async fn let_go(
 
 /// Deletes the run lock of `d`'s application if it names `d`.
 fn release_lock(tx: &mut Tx, team: &Team, d: &DeploymentRecord) -> Result<()> {
-    tx.delete_if(
+    tx.delete_when(
         team.key(&keys::run_lock_sk(&d.application_uuid)),
-        "attribute_not_exists(pk) OR deployment_uuid = :d",
-        &[(":d", db::s(&d.deployment_uuid))],
+        Cond::absent().or(Cond::eq("deployment_uuid", db::s(&d.deployment_uuid))),
     )?;
     Ok(())
 }
@@ -241,13 +228,12 @@ pub async fn heartbeat(
 ) -> Result<bool> {
     let d = held(db, config, team, runner, uuid).await?;
     let beat = db
-        .update(|u| {
-            u.set_key(Some(deployments::key_of(team, &d.deployment_uuid)))
-                .update_expression("SET heartbeat_at = :now")
-                .condition_expression("runner_uuid = :me AND attribute_not_exists(ended_at)")
-                .expression_attribute_values(":now", db::s(timestamp()))
-                .expression_attribute_values(":me", db::s(&runner.runner_uuid))
-        })
+        .change(
+            deployments::key_of(team, &d.deployment_uuid),
+            Change::new().set("heartbeat_at", db::s(timestamp())),
+            Some(Cond::eq("runner_uuid", db::s(&runner.runner_uuid)).and(Cond::lacks("ended_at"))),
+            Returns::Nothing,
+        )
         .await;
     match beat {
         Ok(_) => Ok(d.state()? == Status::Cancelled),

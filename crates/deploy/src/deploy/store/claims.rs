@@ -5,11 +5,9 @@
 //! So conflicts cost one item per domain, whatever the team's size, and two
 //! concurrent requests cannot both take a free domain.
 
-use aws_sdk_dynamodb::types::AttributeValue;
-
 use super::app_sk;
 use crate::{
-    db::{self, Db, DbError, Tx, keys},
+    db::{self, Change, Cond, Db, DbError, Tx, Value, keys},
     deploy::{error::Result, model::domains::Conflict, team::Team},
 };
 
@@ -23,11 +21,10 @@ pub fn claim(
     force: bool,
 ) -> Result<(), DbError> {
     for d in domains {
-        tx.update(
+        tx.change(
             keys::domain_claim(&team.name, d),
-            "ADD apps :me",
-            &[(":me", AttributeValue::Ss(vec![app.to_string()]))],
-            (!force).then_some("attribute_not_exists(apps)"),
+            Change::new().add("apps", Value::Ss(vec![app.to_string()])),
+            (!force).then(|| Cond::lacks("apps")),
         )?;
     }
     Ok(())
@@ -37,10 +34,9 @@ pub fn claim(
 /// which frees the domain).
 pub fn release(tx: &mut Tx, team: &Team, app: &str, domains: &[String]) -> Result<(), DbError> {
     for d in domains {
-        tx.update(
+        tx.change(
             keys::domain_claim(&team.name, d),
-            "DELETE apps :me",
-            &[(":me", AttributeValue::Ss(vec![app.to_string()]))],
+            Change::new().delete("apps", Value::Ss(vec![app.to_string()])),
             None,
         )?;
     }
@@ -70,7 +66,7 @@ pub async fn conflicts(
     let mut holders: Vec<(String, String)> = Vec::new();
     for claim in claims {
         let domain = claim_domain(&claim).unwrap_or_default();
-        if let Some(AttributeValue::Ss(apps)) = claim.get("apps") {
+        if let Some(Value::Ss(apps)) = claim.get("apps") {
             for app in apps.iter().filter(|a| Some(a.as_str()) != me) {
                 holders.push((domain.clone(), app.clone()));
             }
@@ -84,7 +80,7 @@ pub async fn conflicts(
         let keys = chunk.iter().map(|a| team.key(&app_sk(a))).collect();
         for item in db.batch_get(keys).await? {
             let get = |k: &str| match item.get(k) {
-                Some(AttributeValue::S(v)) => v.clone(),
+                Some(Value::S(v)) => v.clone(),
                 _ => String::new(),
             };
             names.insert(get("uuid"), get("name"));
@@ -108,7 +104,7 @@ pub async fn conflicts(
 /// The domain a claim item is for, from its partition key.
 fn claim_domain(item: &db::Item) -> Option<String> {
     match item.get("pk") {
-        Some(AttributeValue::S(pk)) => pk.splitn(3, '#').nth(2).map(str::to_string),
+        Some(Value::S(pk)) => pk.splitn(3, '#').nth(2).map(str::to_string),
         _ => None,
     }
 }

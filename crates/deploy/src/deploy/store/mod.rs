@@ -12,11 +12,10 @@ pub mod claims;
 pub mod quota;
 pub mod secret;
 
-use aws_sdk_dynamodb::types::AttributeValue;
 use serde::de::DeserializeOwned;
 
 use crate::{
-    db::{self, Db, DbError, Item, Tx, keys},
+    db::{self, Change, Cond, Db, DbError, Item, Query, Tx, keys},
     deploy::{
         error::{Error, Object, Result},
         team::Team,
@@ -56,20 +55,12 @@ pub async fn each<T: DeserializeOwned>(
     kind: &str,
     mut f: impl FnMut(T),
 ) -> Result<()> {
-    let pk = keys::deploy_team_pk(&team.name);
+    let items = Query::table(keys::deploy_team_pk(&team.name)).prefix(prefix);
     let mut cursor = None;
     loop {
-        let page = db
-            .query(|q| {
-                q.key_condition_expression("pk = :pk AND begins_with(sk, :p)")
-                    .expression_attribute_values(":pk", db::s(&pk))
-                    .expression_attribute_values(":p", db::s(prefix))
-                    .consistent_read(true)
-                    .set_exclusive_start_key(cursor.take())
-            })
-            .await?;
-        for item in page.items.unwrap_or_default() {
-            if !matches!(item.get("kind"), Some(AttributeValue::S(k)) if k == kind) {
+        let page = db.query_page(items.clone().after(cursor.take())).await?;
+        for item in page.items {
+            if !matches!(item.get("kind"), Some(db::Value::S(k)) if k == kind) {
                 continue;
             }
             match db::from_item(item) {
@@ -79,9 +70,9 @@ pub async fn each<T: DeserializeOwned>(
                 }
             }
         }
-        match page.last_evaluated_key {
-            Some(k) if !k.is_empty() => cursor = Some(k),
-            _ => return Ok(()),
+        match page.next {
+            Some(k) => cursor = Some(k),
+            None => return Ok(()),
         }
     }
 }
@@ -97,22 +88,20 @@ pub fn item<T: serde::Serialize>(team: &Team, sk: &str, kind: &str, record: &T) 
 /// Counts one more reference to an existing item (fails the transaction if
 /// it is gone).
 pub fn add_ref(tx: &mut Tx, key: Item) -> Result<(), DbError> {
-    tx.update(
+    tx.change(
         key,
-        "ADD refs :one",
-        &[(":one", db::n(1))],
-        Some("attribute_exists(pk)"),
+        Change::new().add("refs", db::n(1)),
+        Some(Cond::exists()),
     )?;
     Ok(())
 }
 
 /// Counts one reference less.
 pub fn drop_ref(tx: &mut Tx, key: Item) -> Result<(), DbError> {
-    tx.update(
+    tx.change(
         key,
-        "ADD refs :minus",
-        &[(":minus", db::n(-1))],
-        Some("attribute_exists(pk)"),
+        Change::new().add("refs", db::n(-1)),
+        Some(Cond::exists()),
     )?;
     Ok(())
 }
@@ -121,13 +110,10 @@ pub fn drop_ref(tx: &mut Tx, key: Item) -> Result<(), DbError> {
 /// at most `max`: the parent is later deleted with all its children in one
 /// transaction, which must stay within DynamoDB's item limit.
 pub fn add_child(tx: &mut Tx, parent: Item, counter: &str, max: usize) -> Result<(), DbError> {
-    tx.update(
+    tx.change(
         parent,
-        &format!("ADD {counter} :one"),
-        &[(":one", db::n(1)), (":max", db::n(max))],
-        Some(&format!(
-            "attribute_exists(pk) AND (attribute_not_exists({counter}) OR {counter} < :max)"
-        )),
+        Change::new().add(counter, db::n(1)),
+        Some(Cond::exists().and(Cond::below(counter, db::n(max)))),
     )?;
     Ok(())
 }
@@ -168,18 +154,14 @@ where
     let mut family = family;
     for _ in 0..3 {
         let mut tx = db.tx();
-        let mut condition =
-            String::from("attribute_exists(pk) AND (attribute_not_exists(refs) OR refs <= :zero)");
-        let mut values = vec![(":zero", db::n(0))];
+        let mut unused = Cond::exists().and(Cond::at_most("refs", db::n(0)));
         if let Some((counter, n)) = family.count {
-            condition.push_str(&format!(" AND {counter} = :n"));
-            values.push((":n", db::n(n)));
+            unused = unused.and(Cond::eq(counter, db::n(n)));
         }
         if let Some(seen) = &family.updated_at {
-            condition.push_str(" AND updated_at = :seen");
-            values.push((":seen", db::s(seen)));
+            unused = unused.and(Cond::eq("updated_at", db::s(seen)));
         }
-        tx.delete_if(key.clone(), &condition, &values)?;
+        tx.delete_when(key.clone(), unused)?;
         for target in &family.refers_to {
             drop_ref(&mut tx, target.clone())?;
         }

@@ -6,7 +6,7 @@
 //! condition that a create stays within the limit.
 
 use crate::{
-    db::{self, DbError, Tx},
+    db::{self, Change, Cond, DbError, Tx},
     deploy::{error::Object, team::Team},
 };
 
@@ -74,23 +74,20 @@ pub const COUNTS_SK: &str = "COUNTS";
 /// position.
 pub fn add(tx: &mut Tx, team: &Team, kind: Kind) -> Result<usize, DbError> {
     let at = tx.len();
-    tx.update_if(
+    tx.change(
         team.key(COUNTS_SK),
-        "ADD #n :one",
-        &[("#n", kind.attribute())],
-        &[(":one", db::n(1)), (":max", db::n(MAX_PER_TEAM))],
-        "attribute_not_exists(#n) OR #n < :max",
+        Change::new().add(kind.attribute(), db::n(1)),
+        Some(Cond::below(kind.attribute(), db::n(MAX_PER_TEAM))),
     )?;
     Ok(at)
 }
 
 /// Counts one object of `kind` less in `tx`.
 pub fn remove(tx: &mut Tx, team: &Team, kind: Kind) -> Result<(), DbError> {
-    tx.update_named(
+    tx.change(
         team.key(COUNTS_SK),
-        "ADD #n :minus",
-        &[("#n", kind.attribute())],
-        &[(":minus", db::n(-1))],
+        Change::new().add(kind.attribute(), db::n(-1)),
+        None,
     )?;
     Ok(())
 }

@@ -7,10 +7,8 @@
 //! Items written before sealing hold the clear text: [`open`] returns it
 //! as it is, and `check-data --repair` seals them ([`seal_stored`]).
 
-use aws_sdk_dynamodb::types::AttributeValue;
-
 use crate::{
-    db::{self, Db, Item},
+    db::{self, Change, Cond, Db, Item, table},
     deploy::{error::Result, team::Team},
     seal::{self, SealError},
 };
@@ -21,7 +19,7 @@ fn context(key: &Item, attribute: &str) -> String {
 
 fn key_of(item: &Item) -> Item {
     item.iter()
-        .filter(|(k, _)| *k == "pk" || *k == "sk")
+        .filter(|(k, _)| *k == table::PK || *k == table::SK)
         .map(|(k, v)| (k.clone(), v.clone()))
         .collect()
 }
@@ -32,7 +30,7 @@ pub async fn seal(db: &Db, team: &Team, item: &mut Item, attributes: &[&str]) ->
     let key = key_of(item);
     let cipher = team.cipher(db).await?;
     for name in attributes {
-        if let Some(AttributeValue::S(plain)) = item.get(*name)
+        if let Some(db::Value::S(plain)) = item.get(*name)
             && !seal::is_sealed(plain)
         {
             let sealed = cipher.seal(&context(&key, name), plain.as_bytes());
@@ -70,7 +68,7 @@ pub async fn seal_stored(
         let clear: Vec<&str> = attributes
             .iter()
             .copied()
-            .filter(|a| matches!(item.get(*a), Some(AttributeValue::S(s)) if !seal::is_sealed(s)))
+            .filter(|a| matches!(item.get(*a), Some(db::Value::S(s)) if !seal::is_sealed(s)))
             .collect();
         if clear.is_empty() {
             continue;
@@ -78,37 +76,14 @@ pub async fn seal_stored(
         let mut next = item.clone();
         seal(db, team, &mut next, &clear).await?;
         let mut tx = db.tx();
-        let conditions: Vec<String> = (0..clear.len())
-            .map(|i| format!("#a{i} = :was{i}"))
-            .collect();
-        let names: Vec<(String, String)> = clear
+        let sealing = clear
             .iter()
-            .enumerate()
-            .map(|(i, a)| (format!("#a{i}"), a.to_string()))
-            .collect();
-        let sets: Vec<String> = (0..clear.len())
-            .map(|i| format!("#a{i} = :now{i}"))
-            .collect();
-        let mut values: Vec<(String, AttributeValue)> = Vec::new();
-        for (i, a) in clear.iter().enumerate() {
-            values.push((format!(":was{i}"), item[*a].clone()));
-            values.push((format!(":now{i}"), next[*a].clone()));
-        }
-        let names: Vec<(&str, &str)> = names
+            .fold(Change::new(), |c, a| c.set(a, next[*a].clone()));
+        let unchanged = clear
             .iter()
-            .map(|(a, b)| (a.as_str(), b.as_str()))
-            .collect();
-        let values: Vec<(&str, AttributeValue)> = values
-            .iter()
-            .map(|(a, b)| (a.as_str(), b.clone()))
-            .collect();
-        tx.update_if(
-            key_of(&item),
-            &format!("SET {}", sets.join(", ")),
-            &names,
-            &values,
-            &conditions.join(" AND "),
-        )?;
+            .map(|a| Cond::eq(a, item[*a].clone()))
+            .reduce(Cond::and);
+        tx.change(key_of(&item), sealing, unchanged)?;
         match db.transact(tx).await {
             Ok(()) => sealed += 1,
             Err(e) if e.failed_condition().is_some() => {}
