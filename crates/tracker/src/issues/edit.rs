@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use super::{Error, IssueRecord, Result, add_counter_moves, find, index, mentions};
 use crate::{
-    db::{self, Db, DbError},
+    db::{self, Cond, Db, DbError},
     time,
 };
 
@@ -54,10 +54,9 @@ pub async fn update(
         let mut tx = db.tx();
         add_counter_moves(&mut tx, Some(&current), Some(&next), None)?;
         let put_at = tx.len();
-        tx.put_if(
+        tx.put_when(
             db.stamp(next.to_item()?)?,
-            "version = :v",
-            &[(":v", db::n(current.version))],
+            Cond::eq("version", db::n(current.version)),
         )?;
         write.mark(&mut tx, next.repo_id, next.index)?;
         match db.transact(tx).await {

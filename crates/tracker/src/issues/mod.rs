@@ -31,7 +31,6 @@ pub mod rules;
 pub mod search;
 pub mod views;
 
-use aws_sdk_dynamodb::types::AttributeValue;
 use serde::{Deserialize, Serialize};
 
 pub use error::{Error, Result};
@@ -42,7 +41,7 @@ pub use error::{Error, Result};
 pub const MAX_PURGING: i64 = 100;
 
 use crate::{
-    db::{self, Db, Item, Tx, keys},
+    db::{self, Cond, Db, Item, Tx, keys},
     milestones, outbox,
 };
 
@@ -263,49 +262,29 @@ pub fn add_counter_moves(
     let comments = |i: Option<&IssueRecord>| i.map_or(0, |i| i.comments);
     let d_comments = comments(after) - comments(before);
     let comment_total = comments::model::repo_counter(sample.is_pull);
-    let adds = format!("ADD {total} :t, {closed} :c, {comment_total} :m");
+    let adds = db::Change::new()
+        .add(total, db::n(d_total))
+        .add(closed, db::n(d_closed))
+        .add(comment_total, db::n(d_comments));
     match number {
         Some((prev, next)) => {
-            tx.update(
+            tx.change(
                 keys::repo_stats(sample.repo_id),
-                &format!("SET last_index = :next {adds}"),
-                &[
-                    (":t", db::n(d_total)),
-                    (":c", db::n(d_closed)),
-                    (":m", db::n(d_comments)),
-                    (":next", db::n(next)),
-                    (":prev", db::n(prev)),
-                ],
-                Some("last_index = :prev"),
+                adds.set("last_index", db::n(next)),
+                Some(Cond::eq("last_index", db::n(prev))),
             )?;
         }
         // A deleted issue's comments go afterwards (its clean-up job):
         // the listings pass over them meanwhile, up to a bound.
         None if after.is_none() && comments(before) > 0 => {
-            tx.update(
+            tx.change(
                 keys::repo_stats(sample.repo_id),
-                &format!("{adds}, purging :p"),
-                &[
-                    (":t", db::n(d_total)),
-                    (":c", db::n(d_closed)),
-                    (":m", db::n(d_comments)),
-                    (":p", AttributeValue::Ns(vec![sample.index.to_string()])),
-                    (":most", db::n(MAX_PURGING)),
-                ],
-                Some("attribute_not_exists(purging) OR size(purging) < :most"),
+                adds.add("purging", db::Value::Ns(vec![sample.index.to_string()])),
+                Some(Cond::size_below("purging", MAX_PURGING)),
             )?;
         }
         None if d_total != 0 || d_closed != 0 || d_comments != 0 => {
-            tx.update(
-                keys::repo_stats(sample.repo_id),
-                &adds,
-                &[
-                    (":t", db::n(d_total)),
-                    (":c", db::n(d_closed)),
-                    (":m", db::n(d_comments)),
-                ],
-                None,
-            )?;
+            tx.change(keys::repo_stats(sample.repo_id), adds, None)?;
         }
         None => {}
     }
@@ -316,22 +295,22 @@ pub fn add_counter_moves(
     ) {
         (Some(b), Some(a)) if b.milestone == a.milestone => {
             if closed(a) != closed(b) {
-                tx.update(
+                tx.change(
                     keys::milestone(a.repo_id, a.milestone),
-                    "ADD num_closed_issues :c",
-                    &[(":c", db::n(closed(a) - closed(b)))],
-                    Some("attribute_exists(pk)"),
+                    db::Change::new().add("num_closed_issues", db::n(closed(a) - closed(b))),
+                    Some(Cond::exists()),
                 )?;
             }
         }
         (b, a) => {
             for (issue, sign) in [(b, -1), (a, 1)] {
                 let Some(i) = issue else { continue };
-                tx.update(
+                tx.change(
                     keys::milestone(i.repo_id, i.milestone),
-                    "ADD num_issues :t, num_closed_issues :c",
-                    &[(":t", db::n(sign)), (":c", db::n(sign * closed(i)))],
-                    Some("attribute_exists(pk)"),
+                    db::Change::new()
+                        .add("num_issues", db::n(sign))
+                        .add("num_closed_issues", db::n(sign * closed(i))),
+                    Some(Cond::exists()),
                 )?;
                 let member = keys::milestone_issue(i.repo_id, i.milestone, i.index);
                 if sign > 0 {
@@ -363,10 +342,9 @@ pub async fn delete(db: &Db, issue: &IssueRecord) -> Result<()> {
     let write = index::pending::Write::deletion(db);
     for attempt in 0..ATTEMPTS {
         let mut tx = db.tx();
-        tx.delete_if(
+        tx.delete_when(
             keys::issue(current.repo_id, current.index),
-            "version = :v",
-            &[(":v", db::n(current.version))],
+            Cond::eq("version", db::n(current.version)),
         )?;
         add_counter_moves(&mut tx, Some(&current), None, None)?;
         tx.put(outbox::event(

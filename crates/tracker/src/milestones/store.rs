@@ -3,14 +3,12 @@
 //! on this item's key, so an edit here updates named attributes and never
 //! rewrites the item.
 
-use aws_sdk_dynamodb::types::AttributeValue;
-
 use super::{
     Error, Result,
     model::{self, MilestoneRecord, NewMilestone},
 };
 use crate::{
-    db::{self, Consistency, Db, DbError, Item, keys},
+    db::{self, Change, Cond, Consistency, Db, DbError, Item, Returns, keys},
     time,
 };
 
@@ -106,22 +104,13 @@ const EDITABLE: [&str; 6] = [
 ];
 
 /// `SET` the editable attributes `attrs` has, `REMOVE` those it lacks.
-fn update_expression(attrs: &Item) -> (String, Vec<(String, AttributeValue)>) {
-    let (mut sets, mut removes, mut values) = (Vec::new(), Vec::new(), Vec::new());
-    for f in EDITABLE {
-        match attrs.get(f) {
-            Some(v) => {
-                sets.push(format!("#{f} = :{f}"));
-                values.push((format!(":{f}"), v.clone()));
-            }
-            None => removes.push(format!("#{f}")),
-        }
-    }
-    let mut expr = format!("SET {}", sets.join(", "));
-    if !removes.is_empty() {
-        expr.push_str(&format!(" REMOVE {}", removes.join(", ")));
-    }
-    (expr, values)
+fn edit(attrs: &Item) -> Change {
+    EDITABLE
+        .iter()
+        .fold(Change::new(), |c, f| match attrs.get(*f) {
+            Some(v) => c.set(f, v.clone()),
+            None => c.remove(f),
+        })
 }
 
 /// Stores `next` with one conditional UpdateItem (counters untouched).
@@ -130,22 +119,13 @@ pub async fn update(
     m: &MilestoneRecord,
     next: MilestoneRecord,
 ) -> Result<MilestoneRecord> {
-    let (expr, values) = update_expression(&db::to_item(&next)?);
     let attrs_after = db
-        .update(|mut u| {
-            u = u
-                .set_key(Some(keys::milestone(m.repo_id, m.id)))
-                .update_expression(expr)
-                .condition_expression("attribute_exists(pk)")
-                .return_values(aws_sdk_dynamodb::types::ReturnValue::AllNew);
-            for f in EDITABLE {
-                u = u.expression_attribute_names(format!("#{f}"), f);
-            }
-            for (k, v) in values {
-                u = u.expression_attribute_values(k, v);
-            }
-            u
-        })
+        .change(
+            keys::milestone(m.repo_id, m.id),
+            edit(&db::to_item(&next)?),
+            Some(Cond::exists()),
+            Returns::AllNew,
+        )
         .await
         .map_err(gone)?;
     match attrs_after {
@@ -176,11 +156,15 @@ mod tests {
         let mut item = Item::new();
         item.insert("title".into(), db::s("t"));
         item.insert("due".into(), db::s("1"));
-        let (expr, values) = update_expression(&item);
         assert_eq!(
-            expr,
-            "SET #title = :title, #due = :due REMOVE #description, #closed, #closed_at, #updated"
+            edit(&item),
+            Change::new()
+                .set("title", db::s("t"))
+                .set("due", db::s("1"))
+                .remove("description")
+                .remove("closed")
+                .remove("closed_at")
+                .remove("updated")
         );
-        assert_eq!(values.len(), 2);
     }
 }

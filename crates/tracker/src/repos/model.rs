@@ -340,11 +340,10 @@ mod tests {
     /// The set the delete's transaction adds to reads back as numbers.
     #[test]
     fn the_purging_set_reads_as_numbers() {
-        use aws_sdk_dynamodb::types::AttributeValue;
         let mut item = crate::db::keys::repo_stats(1);
         item.insert(
             "purging".into(),
-            AttributeValue::Ns(vec!["5".into(), "7".into()]),
+            crate::db::Value::Ns(vec!["5".into(), "7".into()]),
         );
         let s: super::RepoStats = crate::db::from_item(item).unwrap();
         assert_eq!(s.purging.into_iter().collect::<Vec<_>>(), [5, 7]);

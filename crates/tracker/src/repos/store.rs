@@ -8,7 +8,7 @@ use crate::{
         names::{fold, same},
         users::UserRecord,
     },
-    db::{self, Db, keys},
+    db::{self, Change, Cond, Db, Query, keys, table::INDEXES},
     outbox, time,
 };
 
@@ -71,28 +71,20 @@ pub async fn save(db: &Db, old_name: &str, repo: &RepoRecord) -> Result<()> {
     if same(old_name, &repo.name) {
         // Same key (at most the spelling changes): replace only if it
         // still exists (a concurrent delete wins).
-        tx.put_if(item, "attribute_exists(pk)", &[])?;
+        tx.put_when(item, Cond::exists())?;
     } else {
         tx.delete_existing(keys::repo_name(&repo.owner, old_name))?
             .put_if_absent(item)?;
     }
-    tx.update_named(
+    tx.change(
         keys::repo_stats(repo.id),
-        "SET #owner = :owner, #name = :name, #private = :private, #issues = :issues, #pulls = :pulls",
-        &[
-            ("#owner", "owner"),
-            ("#name", "name"),
-            ("#private", "private"),
-            ("#issues", "has_issues"),
-            ("#pulls", "has_pull_requests"),
-        ],
-        &[
-            (":owner", db::s(&repo.owner)),
-            (":name", db::s(&repo.name)),
-            (":private", aws_sdk_dynamodb::types::AttributeValue::Bool(repo.private)),
-            (":issues", aws_sdk_dynamodb::types::AttributeValue::Bool(repo.has_issues)),
-            (":pulls", aws_sdk_dynamodb::types::AttributeValue::Bool(repo.has_pull_requests)),
-        ],
+        Change::new()
+            .set("owner", db::s(&repo.owner))
+            .set("name", db::s(&repo.name))
+            .set("private", db::b(repo.private))
+            .set("has_issues", db::b(repo.has_issues))
+            .set("has_pull_requests", db::b(repo.has_pull_requests)),
+        None,
     )?;
     db.transact(tx)
         .await
@@ -231,16 +223,10 @@ pub async fn has_private(db: &Db, owner: &str) -> Result<bool> {
         // No owner has such a name (and DynamoDB would refuse the key).
         return Ok(false);
     }
-    let page = db
-        .query(|q| {
-            q.index_name("gsi2")
-                .key_condition_expression("gsi2pk = :pk AND begins_with(gsi2sk, :owner)")
-                .expression_attribute_values(":pk", db::s(keys::repos_by_visibility(true)))
-                .expression_attribute_values(":owner", db::s(format!("{}/", fold(owner))))
-                .limit(1)
-        })
-        .await?;
-    Ok(page.count > 0)
+    let q = Query::index(INDEXES[1], keys::repos_by_visibility(true))
+        .prefix(format!("{}/", fold(owner)))
+        .limit(1);
+    Ok(!db.query_page(q).await?.items.is_empty())
 }
 
 /// Counters of many repositories, by id, in batched reads.

@@ -10,12 +10,10 @@
 
 use std::time::Duration;
 
-use aws_sdk_dynamodb::types::AttributeValue;
-
 use super::super::{Error, IssueRecord, Result};
 use super::model::{self, CommentRecord};
 use crate::{
-    db::{self, Db, DbError, keys},
+    db::{self, Change, Cond, Db, DbError, keys},
     issues::index::{pending, stubs},
     outbox, time,
 };
@@ -43,12 +41,12 @@ async fn reread(db: &Db, repo_id: i64, index: i64) -> Result<IssueRecord> {
 /// A comment item whose write keeps its listing entries (see
 /// `index::stubs`).
 fn listed(mut item: db::Item) -> db::Item {
-    item.insert(stubs::LISTED.into(), AttributeValue::Bool(true));
+    item.insert(stubs::LISTED.into(), db::b(true));
     item
 }
 
-fn list(names: &[String]) -> AttributeValue {
-    AttributeValue::L(names.iter().map(db::s).collect())
+fn list(names: &[String]) -> db::Value {
+    db::Value::L(names.iter().map(db::s).collect())
 }
 
 /// A validated create request (permissions already applied).
@@ -86,40 +84,30 @@ pub async fn create(db: &Db, loaded: IssueRecord, new: NewComment) -> Result<Com
             return Err(Error::LockedIssue);
         }
         let add = model::unrecorded_mentions(&issue, &new.mentions);
-        let mut set = vec!["#u = :now", pending::Write::SET];
-        let mut condition = vec!["attribute_exists(pk)"];
-        let mut names = vec![("#u", "updated"), ("#n", "comments"), ("#v", "version")];
-        names.extend(pending::Write::NAMES);
-        let mut values = vec![(":now", db::n(now)), (":one", db::n(1))];
-        values.extend(write.values());
+        let mut change = write.recorded(Change::new().set("updated", db::n(now)));
+        let mut condition = Cond::exists();
         if !add.is_empty() {
             let mut all = issue.comment_mentions.clone();
             all.extend(add);
-            set.push("#m = :m");
-            condition.push("#v = :read");
-            names.push(("#m", "comment_mentions"));
-            values.extend([(":m", list(&all)), (":read", db::n(issue.version))]);
+            change = change.set("comment_mentions", list(&all));
+            condition = condition.and(Cond::eq("version", db::n(issue.version)));
         }
         if new.unlocked_only {
-            condition.push("NOT (#l = :yes)");
-            names.push(("#l", "is_locked"));
-            values.push((":yes", AttributeValue::Bool(true)));
+            // `is_locked` is a boolean when present: unset or false is
+            // "not true".
+            condition = condition.and(Cond::unset_or_eq("is_locked", db::b(false)));
         }
         let mut tx = db.tx();
         tx.put_if_absent(item.clone())?;
-        tx.update_if(
+        tx.change(
             keys::issue(issue.repo_id, issue.index),
-            &format!("SET {} ADD #n :one, #v :one", set.join(", ")),
-            &names,
-            &values,
-            &condition.join(" AND "),
+            change.add("comments", db::n(1)).add("version", db::n(1)),
+            Some(condition),
         )?;
-        tx.update_if(
+        tx.change(
             keys::repo_stats(issue.repo_id),
-            "ADD #c :one",
-            &[("#c", counter)],
-            &[(":one", db::n(1))],
-            "attribute_exists(pk)",
+            Change::new().add(counter, db::n(1)),
+            Some(Cond::exists()),
         )?;
         write.mark(&mut tx, issue.repo_id, issue.index)?;
         stubs::write(&mut tx, None, Some(&rec.place()))?;
@@ -162,33 +150,21 @@ pub async fn edit(
         };
         let add = model::unrecorded_mentions(&issue, &mentions);
         let mut tx = db.tx();
-        tx.put_if(
+        tx.put_when(
             listed(db.stamp(next.to_item()?)?),
-            "version = :v",
-            &[(":v", db::n(comment.version))],
+            Cond::eq("version", db::n(comment.version)),
         )?;
         if !add.is_empty() {
             let mut all = issue.comment_mentions.clone();
             all.extend(add);
-            let [(t, tn), (w, wn)] = pending::Write::NAMES;
-            let [tv, wv] = write.values();
-            tx.update_if(
+            tx.change(
                 keys::issue(issue.repo_id, issue.index),
-                &format!("SET #m = :m, {} ADD #v :one", pending::Write::SET),
-                &[
-                    ("#m", "comment_mentions"),
-                    ("#v", "version"),
-                    (t, tn),
-                    (w, wn),
-                ],
-                &[
-                    (":m", list(&all)),
-                    (":one", db::n(1)),
-                    (":read", db::n(issue.version)),
-                    tv,
-                    wv,
-                ],
-                "#v = :read",
+                write.recorded(
+                    Change::new()
+                        .set("comment_mentions", list(&all))
+                        .add("version", db::n(1)),
+                ),
+                Some(Cond::eq("version", db::n(issue.version))),
             )?;
             write.mark(&mut tx, issue.repo_id, issue.index)?;
         }
@@ -223,28 +199,25 @@ pub async fn delete(db: &Db, c: &CommentRecord) -> Result<()> {
     for attempt in 0..ATTEMPTS {
         let mut tx = db.tx();
         // As read: its listing entries are those of this version.
-        tx.delete_if(
+        tx.delete_when(
             keys::comment(c.repo_id, c.id),
-            "version = :v",
-            &[(":v", db::n(c.version))],
+            Cond::eq("version", db::n(c.version)),
         )?;
         stubs::write(&mut tx, Some(&c.place()), None)?;
         tx.put(outbox::event(db, c.repo_id, outbox::COMMENT_DELETED, &c)?)?;
-        let [(t, tn), (w, wn)] = pending::Write::NAMES;
-        let [tv, wv] = write.values();
-        tx.update_if(
+        tx.change(
             keys::issue(c.repo_id, c.index),
-            &format!("SET {} ADD #n :minus, #v :one", pending::Write::SET),
-            &[("#n", "comments"), ("#v", "version"), (t, tn), (w, wn)],
-            &[(":minus", db::n(-1)), (":one", db::n(1)), tv, wv],
-            "attribute_exists(pk)",
+            write.recorded(
+                Change::new()
+                    .add("comments", db::n(-1))
+                    .add("version", db::n(1)),
+            ),
+            Some(Cond::exists()),
         )?;
-        tx.update_if(
+        tx.change(
             keys::repo_stats(c.repo_id),
-            "ADD #c :minus",
-            &[("#c", model::repo_counter(c.is_pull))],
-            &[(":minus", db::n(-1))],
-            "attribute_exists(pk)",
+            Change::new().add(model::repo_counter(c.is_pull), db::n(-1)),
+            Some(Cond::exists()),
         )?;
         write.mark(&mut tx, c.repo_id, c.index)?;
         match db.transact(tx).await {

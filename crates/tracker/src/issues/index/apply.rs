@@ -21,7 +21,7 @@ use super::{
 };
 use std::collections::{HashMap, HashSet};
 
-use crate::db::{self, Consistency, Db, DbError, Item, Tx, keys};
+use crate::db::{self, Cond, Consistency, Db, DbError, Item, Tx, keys};
 
 /// Replaces `old` (as read) by `new`, either of which may be absent, and
 /// takes away `marks`.
@@ -86,9 +86,9 @@ pub async fn apply(
 /// Adds the document's write and the counts it moves to `tx`; `false`
 /// when there is nothing to write (neither was filed).
 fn write_document(tx: &mut Tx, old: Option<&Doc>, new: Option<Doc>) -> Result<bool, DbError> {
-    let (condition, values) = match old {
-        Some(d) => ("rev = :rev", vec![(":rev", db::n(d.rev))]),
-        None => ("attribute_not_exists(pk)", vec![]),
+    let condition = match old {
+        Some(d) => Cond::eq("rev", db::n(d.rev)),
+        None => Cond::absent(),
     };
     let moved = counts::deltas(old, new.as_ref());
     let spread = new.as_ref().or(old).map_or(0, |d| d.index);
@@ -98,11 +98,11 @@ fn write_document(tx: &mut Tx, old: Option<&Doc>, new: Option<Doc>) -> Result<bo
                 rev: old.map_or(1, |o| o.rev + 1),
                 ..d
             };
-            tx.put_if(stored.to_item()?, condition, &values)?;
+            tx.put_when(stored.to_item()?, condition)?;
         }
         None => {
             let Some(d) = old else { return Ok(false) };
-            tx.delete_if(keys::index_doc(d.repo_id, d.index), condition, &values)?;
+            tx.delete_when(keys::index_doc(d.repo_id, d.index), condition)?;
         }
     }
     counts::add(tx, &moved, spread)?;

@@ -78,23 +78,12 @@ pub fn add(
         } else {
             OWNER_SHARDS
         };
-        let expression = adds
+        let change = adds
             .iter()
-            .map(|(name, _)| format!("{name} :{name}"))
-            .collect::<Vec<_>>()
-            .join(", ");
-        let values: Vec<(String, _)> = adds
-            .iter()
-            .map(|(name, n)| (format!(":{name}"), db::n(*n)))
-            .collect();
-        let values: Vec<(&str, _)> = values
-            .iter()
-            .map(|(k, v)| (k.as_str(), v.clone()))
-            .collect();
-        tx.update(
+            .fold(db::Change::new(), |c, (name, n)| c.add(name, db::n(*n)));
+        tx.change(
             keys::index_counts(scope, spread.rem_euclid(many)),
-            &format!("ADD {expression}"),
-            &values,
+            change,
             None,
         )?;
     }

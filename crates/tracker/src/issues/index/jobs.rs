@@ -12,15 +12,16 @@
 //! meanwhile) bumps its generation: a page of the older run then neither
 //! advances nor ends it, and the job restarts from the beginning.
 
-use aws_sdk_dynamodb::types::AttributeValue;
-
 use super::{
     lists::{self, Scope},
     purge,
     refile::{self, Refile},
 };
 use crate::{
-    db::{self, Db, DbError, Item, keys},
+    db::{
+        self, Change, Cond, Consistency, Db, DbError, Item, Query, Returns, keys,
+        table::{PK, SK},
+    },
     issues::IssueRecord,
 };
 
@@ -110,15 +111,9 @@ pub async fn start_owner(
 /// A new generation of a job, at its beginning. The item holds no cursor
 /// until the first page is done: its change carries nothing to do.
 async fn start(db: &Db, key: Item, work: &Work) -> Result<Step, DbError> {
+    let change = Change::new().remove("cursor").add("generation", db::n(1));
     let out = db
-        .update(|u| {
-            u.set_key(Some(key.clone()))
-                .update_expression("REMOVE #cursor ADD #generation :one")
-                .expression_attribute_names("#cursor", "cursor")
-                .expression_attribute_names("#generation", "generation")
-                .expression_attribute_values(":one", db::n(1))
-                .return_values(aws_sdk_dynamodb::types::ReturnValue::UpdatedNew)
-        })
+        .change(key.clone(), change, None, Returns::UpdatedNew)
         .await?;
     Ok(Step {
         key,
@@ -142,7 +137,7 @@ impl Step {
         let sk = db::text(item, "sk");
         let work = Work::parse(sk.strip_prefix(prefix)?)?;
         let cursor = match item.get("cursor") {
-            Some(AttributeValue::S(c)) => c.clone(),
+            Some(db::Value::S(c)) => c.clone(),
             _ => return None,
         };
         Some(Step {
@@ -155,29 +150,18 @@ impl Step {
 
     /// Moves the job on to `next`, or ends it; a newer generation wins.
     async fn finish(self, db: &Db, next: Option<String>) -> Result<(), DbError> {
-        let generation = db::n(self.generation);
+        let current = Cond::eq("generation", db::n(self.generation));
         let done = match next {
             Some(cursor) => db
-                .update(|u| {
-                    u.set_key(Some(self.key))
-                        .update_expression("SET #cursor = :next")
-                        .condition_expression("#generation = :generation")
-                        .expression_attribute_names("#cursor", "cursor")
-                        .expression_attribute_names("#generation", "generation")
-                        .expression_attribute_values(":next", db::s(cursor))
-                        .expression_attribute_values(":generation", generation)
-                })
+                .change(
+                    self.key,
+                    Change::new().set("cursor", db::s(cursor)),
+                    Some(current),
+                    Returns::Nothing,
+                )
                 .await
                 .map(|_| ()),
-            None => {
-                db.delete(|d| {
-                    d.set_key(Some(self.key))
-                        .condition_expression("#generation = :generation")
-                        .expression_attribute_names("#generation", "generation")
-                        .expression_attribute_values(":generation", generation)
-                })
-                .await
-            }
+            None => db.delete_when(self.key, current).await,
         };
         match done {
             Err(DbError::ConditionFailed) => Ok(()),
@@ -256,26 +240,20 @@ async fn owner_page(
     owner_pk: &str,
     step: Step,
 ) -> Result<(), DbError> {
-    let out = db
-        .query(|q| {
-            q.key_condition_expression("pk = :pk AND begins_with(sk, :p)")
-                .expression_attribute_values(":pk", db::s(owner_pk))
-                .expression_attribute_values(":p", db::s(keys::REPO_NAME_PREFIX))
-                .projection_expression("pk, sk, id")
-                .limit(OWNER_PAGE)
-                .set_exclusive_start_key(after(owner_pk, &step.cursor))
-        })
-        .await?;
-    for item in out.items.unwrap_or_default() {
+    let q = Query::table(owner_pk)
+        .prefix(keys::REPO_NAME_PREFIX)
+        .fields(&[PK, SK, "id"])
+        .limit(OWNER_PAGE)
+        .consistency(Consistency::Eventual)
+        .after(after(owner_pk, &step.cursor));
+    let out = db.query_page(q).await?;
+    for item in out.items {
         let id = db::number(&item, "id");
         if id != 0 {
             start_repo(db, refile, id, &step.work).await?;
         }
     }
-    let next = out
-        .last_evaluated_key
-        .filter(|k| !k.is_empty())
-        .map(|k| db::text(&k, "sk").to_string());
+    let next = out.next.map(|k| db::text(&k, SK).to_string());
     step.finish(db, next).await
 }
 
@@ -291,33 +269,24 @@ async fn page(
     prefix: Option<&str>,
     cursor: &str,
 ) -> Result<(Vec<i64>, Option<String>), DbError> {
-    let out = db
-        .query(|q| {
-            let q = match prefix {
-                Some(p) => q
-                    .key_condition_expression("pk = :pk AND begins_with(sk, :p)")
-                    .expression_attribute_values(":p", db::s(p)),
-                None => q.key_condition_expression("pk = :pk"),
-            };
-            q.expression_attribute_values(":pk", db::s(pk))
-                .projection_expression("pk, sk")
-                .limit(PAGE)
-                .set_exclusive_start_key(after(pk, cursor))
-        })
-        .await?;
+    let mut q = Query::table(pk)
+        .fields(&[PK, SK])
+        .limit(PAGE)
+        .consistency(Consistency::Eventual)
+        .after(after(pk, cursor));
+    if let Some(p) = prefix {
+        q = q.prefix(p);
+    }
+    let out = db.query_page(q).await?;
     let numbers = out
         .items
-        .unwrap_or_default()
         .iter()
         .filter_map(|i| match i.get("sk") {
-            Some(AttributeValue::S(sk)) => sk.rsplit('#').next()?.parse().ok(),
+            Some(db::Value::S(sk)) => sk.rsplit('#').next()?.parse().ok(),
             _ => None,
         })
         .collect();
-    let next = out
-        .last_evaluated_key
-        .filter(|k| !k.is_empty())
-        .map(|k| db::text(&k, "sk").to_string());
+    let next = out.next.map(|k| db::text(&k, SK).to_string());
     Ok((numbers, next))
 }
 

@@ -19,11 +19,13 @@
 
 use std::collections::BTreeMap;
 
-use aws_sdk_dynamodb::types::AttributeValue;
 use futures::{StreamExt, TryStreamExt};
 
 use crate::{
-    db::{self, Db, DbError, Item, Tx, keys},
+    db::{
+        self, Cond, Db, DbError, Item, Query, Tx, keys,
+        table::{PK, SK},
+    },
     stream::Change,
 };
 
@@ -81,16 +83,11 @@ impl Write {
         Ok(())
     }
 
-    /// What an update of the issue item sets to record this write: the
-    /// `SET` clause, its attribute names and its values.
-    pub const SET: &'static str = "#ixw = :ixw, #ixb = :ixb";
-    pub const NAMES: [(&'static str, &'static str); 2] = [("#ixw", TOKEN), ("#ixb", WRITER)];
-
-    pub fn values(&self) -> [(&'static str, AttributeValue); 2] {
-        [
-            (":ixw", db::s(&self.token)),
-            (":ixb", db::s(self.writer.as_deref().unwrap_or("-"))),
-        ]
+    /// `change` (an update of the issue item), recording this write.
+    pub fn recorded(&self, change: db::Change) -> db::Change {
+        change
+            .set(TOKEN, db::s(&self.token))
+            .set(WRITER, db::s(self.writer.as_deref().unwrap_or("-")))
     }
 }
 
@@ -163,7 +160,7 @@ impl Mark {
     /// Adds the mark's delete, on condition it still holds its token, to
     /// `tx` (the document's own transaction, where it fits).
     pub fn delete_in(&self, tx: &mut Tx) -> Result<(), DbError> {
-        tx.delete_if(self.key.clone(), "w = :w", &[(":w", db::s(&self.token))])?;
+        tx.delete_when(self.key.clone(), Cond::eq("w", db::s(&self.token)))?;
         Ok(())
     }
 }
@@ -172,13 +169,7 @@ impl Mark {
 /// write took over stays.
 pub async fn clear(db: &Db, marks: Vec<Mark>) -> Result<(), DbError> {
     let deletes = marks.into_iter().map(|Mark { key, token }| async move {
-        let done = db
-            .delete(|d| {
-                d.set_key(Some(key))
-                    .condition_expression("w = :w")
-                    .expression_attribute_values(":w", db::s(token))
-            })
-            .await;
+        let done = db.delete_when(key, Cond::eq("w", db::s(token))).await;
         match done {
             Err(DbError::ConditionFailed) => Ok(()),
             other => other,
@@ -247,17 +238,11 @@ pub async fn of_writer(
 /// away a moment ago must not hide the index's state from before), at most
 /// `most` of them.
 async fn read(db: &Db, pk: &str, most: usize) -> Result<Option<Vec<Item>>, DbError> {
-    let out = db
-        .query(|q| {
-            q.key_condition_expression("pk = :pk AND begins_with(sk, :p)")
-                .expression_attribute_values(":pk", db::s(pk))
-                .expression_attribute_values(":p", db::s(keys::INDEX_PENDING_PREFIX))
-                .consistent_read(true)
-                .projection_expression("pk, sk")
-                .limit(most as i32 + 1)
-        })
-        .await?;
-    let items = out.items.unwrap_or_default();
+    let q = Query::table(pk)
+        .prefix(keys::INDEX_PENDING_PREFIX)
+        .fields(&[PK, SK])
+        .limit(most as i32 + 1);
+    let items = db.query_page(q).await?.items;
     Ok((items.len() <= most).then_some(items))
 }
 

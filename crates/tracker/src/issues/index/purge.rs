@@ -11,11 +11,9 @@
 //! fewer comments than the issue counted tries again a few times before
 //! the job ends; `check-data` removes anything a failure leaves.
 
-use aws_sdk_dynamodb::types::AttributeValue;
-
 use super::stubs::{self, CommentPlace};
 use crate::{
-    db::{self, Db, DbError, Item, keys},
+    db::{self, Change, Cond, Db, DbError, Item, Query, Range, Returns, keys, table::INDEXES},
     issues::deps,
 };
 
@@ -96,38 +94,34 @@ async fn next_comments(
     index: i64,
     after: &str,
 ) -> Result<Vec<(CommentPlace, String)>, DbError> {
-    let out = db
-        .query(|q| {
-            let q = if after.is_empty() {
-                q.key_condition_expression("gsi1pk = :pk")
-            } else {
-                q.key_condition_expression("gsi1pk = :pk AND gsi1sk > :after")
-                    .expression_attribute_values(":after", db::s(after))
-            };
-            q.index_name("gsi1")
-                .expression_attribute_values(":pk", db::s(keys::issue_comments_pk(repo_id, index)))
-                .projection_expression("id, repo_id, #index, is_pull, created, updated, gsi1sk")
-                .expression_attribute_names("#index", "index")
-                .limit(PAGE)
-        })
-        .await?;
-    Ok(out
+    let gsi1 = INDEXES[0];
+    let mut q = Query::index(gsi1, keys::issue_comments_pk(repo_id, index))
+        .fields(&[
+            "id", "repo_id", "index", "is_pull", "created", "updated", gsi1.sk,
+        ])
+        .limit(PAGE);
+    if !after.is_empty() {
+        q = q.range(Range::Above(after.to_string()));
+    }
+    Ok(db
+        .query_page(q)
+        .await?
         .items
-        .unwrap_or_default()
         .iter()
-        .map(|i| (CommentPlace::of(i), db::text(i, "gsi1sk").to_string()))
+        .map(|i| (CommentPlace::of(i), db::text(i, gsi1.sk).to_string()))
         .collect())
 }
 
 /// The listings no longer pass over issue `index`.
 async fn done(db: &Db, repo_id: i64, index: i64) -> Result<(), DbError> {
+    let change = Change::new().delete("purging", db::Value::Ns(vec![index.to_string()]));
     let out = db
-        .update(|u| {
-            u.set_key(Some(keys::repo_stats(repo_id)))
-                .update_expression("DELETE purging :p")
-                .condition_expression("attribute_exists(pk)")
-                .expression_attribute_values(":p", AttributeValue::Ns(vec![index.to_string()]))
-        })
+        .change(
+            keys::repo_stats(repo_id),
+            change,
+            Some(Cond::exists()),
+            Returns::Nothing,
+        )
         .await;
     match out {
         // The repository is gone meanwhile.

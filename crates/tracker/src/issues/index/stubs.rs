@@ -20,8 +20,6 @@ use std::collections::BTreeMap;
 
 use futures::future::BoxFuture;
 
-use aws_sdk_dynamodb::types::AttributeValue;
-
 use super::lists::{self, Stub};
 use crate::{
     db::{self, Db, DbError, Item, Tx, keys},
@@ -51,7 +49,7 @@ impl CommentPlace {
             id: db::number(item, "id"),
             repo_id: db::number(item, "repo_id"),
             index: db::number(item, "index"),
-            is_pull: matches!(item.get("is_pull"), Some(AttributeValue::Bool(true))),
+            is_pull: db::flag(item, "is_pull"),
             created: db::number(item, "created"),
             updated: db::number(item, "updated"),
         }
@@ -150,11 +148,7 @@ impl Handler for Stubs {
 async fn apply(db: &Db, change: &Change) -> Result<(), DbError> {
     // Its write kept the entries: applying an older change now would undo
     // a later write's.
-    if change
-        .new
-        .as_ref()
-        .is_some_and(|i| matches!(i.get(LISTED), Some(AttributeValue::Bool(true))))
-    {
+    if change.new.as_ref().is_some_and(|i| db::flag(i, LISTED)) {
         return Ok(());
     }
     let place = |i: &Option<Item>| i.as_ref().map(CommentPlace::of);

@@ -9,7 +9,7 @@ use std::collections::HashSet;
 
 use futures::future::try_join_all;
 
-use crate::db::{self, Db, DbError, Item};
+use crate::db::{self, Db, DbError, Item, Query, Range};
 
 /// Where an entry sorts: a time (creation or last update, as the listing
 /// orders), then repository and number.
@@ -246,34 +246,20 @@ impl Walk {
                 let after = after.clone();
                 let range = range.clone();
                 async move {
-                    let out = db
-                        .query(|q| {
-                            let q = match (&after, &range) {
-                                (_, Some((from, to))) => q
-                                    .key_condition_expression(
-                                        "pk = :pk AND sk BETWEEN :from AND :to",
-                                    )
-                                    .expression_attribute_values(":from", db::s(from))
-                                    .expression_attribute_values(":to", db::s(to)),
-                                (Some(sk), None) => q
-                                    .key_condition_expression(if forward {
-                                        "pk = :pk AND sk > :after"
-                                    } else {
-                                        "pk = :pk AND sk < :after"
-                                    })
-                                    .expression_attribute_values(":after", db::s(sk)),
-                                (None, None) => q.key_condition_expression("pk = :pk"),
-                            };
-                            q.expression_attribute_values(":pk", db::s(&l.pk))
-                                .consistent_read(true)
-                                .scan_index_forward(forward)
-                                .limit(limit)
-                                .set_exclusive_start_key(l.next.take())
-                        })
-                        .await?;
+                    let range = match (after, range) {
+                        (_, Some((from, to))) => Range::Between(from, to),
+                        (Some(sk), None) if forward => Range::Above(sk),
+                        (Some(sk), None) => Range::Below(sk),
+                        (None, None) => Range::All,
+                    };
+                    let q = Query::table(&l.pk)
+                        .range(range)
+                        .forward(forward)
+                        .limit(limit)
+                        .after(l.next.take());
+                    let out = db.query_page(q).await?;
                     let places: Vec<(Place, i64, i64, bool)> = out
                         .items
-                        .unwrap_or_default()
                         .iter()
                         .filter_map(|i| {
                             let place = place_of(db::text(i, "sk"))?;
@@ -284,9 +270,9 @@ impl Walk {
                     if let Some((p, ..)) = places.last() {
                         l.last = Some(*p);
                     }
-                    match out.last_evaluated_key {
-                        Some(k) if !k.is_empty() => l.next = Some(k),
-                        _ => l.done = true,
+                    match out.next {
+                        Some(k) => l.next = Some(k),
+                        None => l.done = true,
                     }
                     Ok::<_, DbError>((at, places))
                 }

@@ -6,12 +6,10 @@
 //! reads the counter and a page of entries; clean-ups remove everything
 //! under a prefix a page at a time.
 
-use aws_sdk_dynamodb::types::AttributeValue;
-
 use super::super::{Error, Result};
 use super::model::{ReactionRecord, Target};
 use crate::{
-    db::{self, Db, DbError, keys},
+    db::{self, Change, Cond, Consistency, Db, DbError, Query, keys},
     page::Page,
 };
 
@@ -56,10 +54,9 @@ pub async fn add(
         tx.require(target.parent_key())?;
         tx.put_if_absent(reaction.to_item(reaction.claim_key(target))?)?;
         tx.put(reaction.to_item(reaction.entry_key(target))?)?;
-        tx.update(
+        tx.change(
             keys::reaction_count(target.repo_id, &prefix),
-            "ADD n :one",
-            &[(":one", db::n(1))],
+            Change::new().add("n", db::n(1)),
             None,
         )?;
         match db.transact(tx).await {
@@ -88,16 +85,11 @@ pub async fn remove(db: &Db, target: &Target, probe: &ReactionRecord) -> Result<
             return Ok(false);
         };
         let mut tx = db.tx();
-        tx.delete_if(
-            found.claim_key(target),
-            "at_us = :at",
-            &[(":at", db::n(found.at))],
-        )?;
+        tx.delete_when(found.claim_key(target), Cond::eq("at_us", db::n(found.at)))?;
         tx.delete(found.entry_key(target))?;
-        tx.update(
+        tx.change(
             keys::reaction_count(target.repo_id, &prefix),
-            "ADD n :minus",
-            &[(":minus", db::n(-1))],
+            Change::new().add("n", db::n(-1)),
             None,
         )?;
         match db.transact(tx).await {
@@ -149,20 +141,17 @@ pub async fn page(db: &Db, target: &Target, page: Page) -> Result<Listed> {
     let mut cursor = None;
     loop {
         let left = want - found.len();
-        let out = db
-            .query(|q| {
-                q.key_condition_expression("pk = :pk AND begins_with(sk, :p)")
-                    .expression_attribute_values(":pk", db::s(&pk))
-                    .expression_attribute_values(":p", db::s(&entries))
-                    .limit(left.min(1_000) as i32)
-                    .set_exclusive_start_key(cursor.take())
-            })
-            .await?;
-        for item in out.items.unwrap_or_default() {
+        let q = Query::table(&pk)
+            .prefix(&entries)
+            .limit(left.min(1_000) as i32)
+            .consistency(Consistency::Eventual)
+            .after(cursor.take());
+        let out = db.query_page(q).await?;
+        for item in out.items {
             found.push(db::from_item(item)?);
         }
-        match out.last_evaluated_key {
-            Some(k) if !k.is_empty() && found.len() < want => cursor = Some(k),
+        match out.next {
+            Some(k) if found.len() < want => cursor = Some(k),
             _ => break,
         }
     }
@@ -178,7 +167,7 @@ async fn remove_prefix(db: &Db, repo_id: i64, prefix: &str) -> Result<(), DbErro
     db.delete_found(|q| {
         q.key_condition_expression("pk = :pk AND begins_with(sk, :p)")
             .expression_attribute_values(":pk", db::s(&pk))
-            .expression_attribute_values(":p", AttributeValue::S(prefix.to_string()))
+            .expression_attribute_values(":p", db::s(prefix))
             .consistent_read(true)
     })
     .await
