@@ -466,12 +466,10 @@ pub async fn for_run(db: &Db, team: &Team, app: &str, preview: bool) -> Result<V
 pub async fn remove_all(db: &Db, team: &Team, app: &str) -> Result<(), DbError> {
     let pk = db::keys::deploy_team_pk(&team.name);
     for prefix in [format!("ENV#{app}#"), format!("ENVKEY#{app}#")] {
-        db.delete_found(|q| {
-            q.key_condition_expression("pk = :pk AND begins_with(sk, :p)")
-                .expression_attribute_values(":pk", db::s(&pk))
-                .expression_attribute_values(":p", db::s(&prefix))
-        })
-        .await?;
+        let found = Query::table(&pk)
+            .prefix(prefix)
+            .consistency(db::Consistency::Eventual);
+        db.delete_found(found).await?;
     }
     db.batch_delete(vec![team.key(&tally_sk(app))]).await
 }

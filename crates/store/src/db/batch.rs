@@ -3,11 +3,11 @@
 
 use std::time::Duration;
 
-use aws_sdk_dynamodb::{
-    operation::query::builders::QueryFluentBuilder, types::ReturnConsumedCapacity,
-};
+use aws_sdk_dynamodb::types::ReturnConsumedCapacity;
 
-use super::{Action, Consistency, Db, DbError, Item, Permission, error::Op, projection_of, size};
+use super::{
+    Action, Consistency, Db, DbError, Item, Permission, Query, error::Op, projection_of, size,
+};
 
 impl Db {
     /// Reads up to 100 items by key in one call (retrying unprocessed keys),
@@ -120,28 +120,18 @@ impl Db {
         self.batch_write(requests).await
     }
 
-    /// Deletes every item a query finds, one page of keys at a time, so
-    /// memory holds a page whatever their number. `query` sets the key
-    /// condition (and index); it is called once per page. Idempotent: for
-    /// what a transaction already made unreachable.
-    pub async fn delete_found(
-        &self,
-        query: impl Fn(QueryFluentBuilder) -> QueryFluentBuilder,
-    ) -> Result<(), DbError> {
-        let mut cursor = None;
+    /// Deletes every item `q` finds, one page of keys at a time, so
+    /// memory holds a page whatever their number. Idempotent: for what a
+    /// transaction already made unreachable.
+    pub async fn delete_found(&self, q: Query) -> Result<(), DbError> {
+        let q = q.fields(&["pk", "sk"]);
+        let mut start = None;
         loop {
-            let page = self
-                .query(|q| {
-                    super::project(
-                        query(q).set_exclusive_start_key(cursor.take()),
-                        Some(&["pk", "sk"]),
-                    )
-                })
-                .await?;
-            self.batch_delete(page.items.unwrap_or_default()).await?;
-            match page.last_evaluated_key {
-                Some(k) if !k.is_empty() => cursor = Some(k),
-                _ => return Ok(()),
+            let page = self.query_page(q.clone().after(start)).await?;
+            self.batch_delete(page.items).await?;
+            match page.next {
+                Some(k) => start = Some(k),
+                None => return Ok(()),
             }
         }
     }

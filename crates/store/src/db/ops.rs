@@ -23,6 +23,25 @@ fn units(consumed: Option<&aws_sdk_dynamodb::types::ConsumedCapacity>) -> f64 {
 }
 
 impl Db {
+    /// Writes `item`, replacing whatever has its key.
+    pub async fn put_item(&self, item: Item) -> Result<(), DbError> {
+        self.put(|b| b.set_item(Some(item))).await
+    }
+
+    /// Reads one item as fresh as `consistency` asks (see [`Consistency`]
+    /// for when a read may be eventual).
+    pub async fn get_with_consistency(
+        &self,
+        key: Item,
+        consistency: Consistency,
+    ) -> Result<Option<Item>, DbError> {
+        self.get_with(|g| {
+            g.set_key(Some(key))
+                .consistent_read(consistency == Consistency::Strong)
+        })
+        .await
+    }
+
     /// Writes `item` if `cond` holds; [`DbError::ConditionFailed`] if not.
     pub async fn put_when(&self, item: Item, cond: Cond) -> Result<(), DbError> {
         let mut p = Placeholders::default();

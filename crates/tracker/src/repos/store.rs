@@ -133,13 +133,7 @@ pub async fn delete(db: &Db, repo: &RepoRecord) -> Result<()> {
 /// (memory holds a page, whatever their number). Idempotent.
 pub async fn remove_under(db: &Db, repo_id: i64, prefix: &str) -> Result<()> {
     let pk = keys::repo_pk(repo_id);
-    db.delete_found(|q| {
-        q.key_condition_expression("pk = :pk AND begins_with(sk, :p)")
-            .expression_attribute_values(":pk", db::s(&pk))
-            .expression_attribute_values(":p", db::s(prefix))
-            .consistent_read(true)
-    })
-    .await?;
+    db.delete_found(Query::table(pk).prefix(prefix)).await?;
     Ok(())
 }
 

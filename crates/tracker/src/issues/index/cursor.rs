@@ -45,7 +45,7 @@ pub async fn save(db: &Db, key: &str, page: u64, after: Place) -> Result<(), DbE
         crate::db::table::TTL.into(),
         db::n(crate::time::now() + TTL_SECONDS),
     );
-    db.put(|p| p.set_item(Some(item))).await.map(|_| ())
+    db.put_item(item).await
 }
 
 #[cfg(test)]

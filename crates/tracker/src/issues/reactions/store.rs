@@ -116,10 +116,10 @@ pub struct Listed {
 pub async fn page(db: &Db, target: &Target, page: Page) -> Result<Listed> {
     let prefix = target.prefix();
     let total = db
-        .get_with(|g| {
-            g.set_key(Some(keys::reaction_count(target.repo_id, &prefix)))
-                .consistent_read(false)
-        })
+        .get_with_consistency(
+            keys::reaction_count(target.repo_id, &prefix),
+            Consistency::Eventual,
+        )
         .await?
         .and_then(|item| {
             item.get("n")
@@ -164,14 +164,7 @@ pub async fn page(db: &Db, target: &Target, page: Page) -> Result<Listed> {
 /// Idempotent: batch deletes of what may be gone.
 async fn remove_prefix(db: &Db, repo_id: i64, prefix: &str) -> Result<(), DbError> {
     let pk = keys::repo_pk(repo_id);
-    db.delete_found(|q| {
-        q.key_condition_expression("pk = :pk AND begins_with(sk, :p)")
-            .expression_attribute_values(":pk", db::s(&pk))
-            .expression_attribute_values(":p", db::s(prefix))
-            .consistent_read(true)
-    })
-    .await
-    .map(|_| ())
+    db.delete_found(Query::table(pk).prefix(prefix)).await
 }
 
 /// Every reaction of issue `index` (a deleted one), its comments' included,
