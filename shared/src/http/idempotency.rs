@@ -13,7 +13,6 @@
 //! retry takes the key over, which also stops the stalled attempt's
 //! transaction from ever committing.
 
-use aws_sdk_dynamodb::types::AttributeValue;
 use lambda_http::{
     Body,
     http::{HeaderValue, StatusCode},
@@ -23,7 +22,7 @@ use sha2::{Digest, Sha256};
 use super::Response;
 use crate::{
     Config, Error, Result,
-    db::{self, Db, DbError, Item, keys, number, text},
+    db::{self, Change, Cond, Db, DbError, Item, Returns, keys, number, table::TTL, text},
     time,
 };
 
@@ -112,12 +111,7 @@ pub async fn start(
         ("ttl".to_string(), db::n(now + KEEP_SECS)),
     ]);
     let claimed = db
-        .put(|p| {
-            p.set_item(Some(item))
-                .condition_expression("attribute_not_exists(pk) OR #ttl < :now")
-                .expression_attribute_names("#ttl", "ttl")
-                .expression_attribute_values(":now", db::n(now))
-        })
+        .put_when(item, Cond::absent().or(Cond::lt(TTL, db::n(now))))
         .await;
     match claimed {
         Ok(()) => {
@@ -166,14 +160,14 @@ pub async fn start(
     // The earlier attempt never committed and its lease is over: take over.
     let old_attempt = text(&old, "attempt").to_string();
     let taken = db
-        .update(|u| {
-            u.set_key(Some(item_key.clone()))
-                .update_expression("SET attempt = :a, lease = :l")
-                .condition_expression("attempt = :old AND attribute_not_exists(committed)")
-                .expression_attribute_values(":a", db::s(&attempt))
-                .expression_attribute_values(":l", db::n(now + lease))
-                .expression_attribute_values(":old", db::s(old_attempt))
-        })
+        .change(
+            item_key.clone(),
+            Change::new()
+                .set("attempt", db::s(&attempt))
+                .set("lease", db::n(now + lease)),
+            Some(owned_by(&old_attempt)),
+            Returns::Nothing,
+        )
         .await;
     match taken {
         Ok(_) => Ok(Start::Run(Claim {
@@ -183,6 +177,11 @@ pub async fn start(
         Err(DbError::ConditionFailed) => Err(in_progress()),
         Err(e) => Err(e.into()),
     }
+}
+
+/// The key is still `attempt`'s, and nothing it did committed.
+fn owned_by(attempt: &str) -> Cond {
+    Cond::eq("attempt", db::s(attempt)).and(Cond::lacks("committed"))
 }
 
 fn in_progress() -> Error {
@@ -220,11 +219,7 @@ pub async fn finish(db: &Db, claim: Claim, res: &Response) {
         }
         // Only while uncommitted: a late transaction of this attempt then
         // fails its marker, so releasing cannot lose a change.
-        let release = db.delete(|d| {
-            d.set_key(Some(claim.key))
-                .condition_expression("attempt = :a AND attribute_not_exists(committed)")
-                .expression_attribute_values(":a", db::s(&claim.attempt))
-        });
+        let release = db.delete_when(claim.key, owned_by(&claim.attempt));
         match tokio::time::timeout(RELEASE_WAIT, release).await {
             Ok(done) => done,
             Err(_) => return,
@@ -241,38 +236,22 @@ pub async fn finish(db: &Db, claim: Claim, res: &Response) {
             .and_then(|v| v.to_str().ok())
             .unwrap_or("")
             .to_string();
-        let mut values: Vec<(&str, AttributeValue)> = vec![
-            (":done", db::s("done")),
-            (":status", db::n(res.status().as_u16())),
-            (":a", db::s(&claim.attempt)),
-        ];
-        let mut expr = "SET #state = :done, #status = :status".to_string();
+        let mut change = Change::new()
+            .set("state", db::s("done"))
+            .set("status", db::n(res.status().as_u16()));
         if !ctype.is_empty() {
-            expr.push_str(", ctype = :ctype");
-            values.push((":ctype", db::s(ctype)));
+            change = change.set("ctype", db::s(ctype));
         }
         if let Some(b) = body.filter(|b| !b.is_empty()) {
-            expr.push_str(", body = :body");
-            values.push((":body", db::s(b)));
+            change = change.set("body", db::s(b));
         }
         if too_large {
-            expr.push_str(", too_large = :yes");
-            values.push((":yes", AttributeValue::Bool(true)));
+            change = change.set("too_large", db::b(true));
         }
-        db.update(|mut u| {
-            u = u
-                .set_key(Some(claim.key))
-                .update_expression(expr)
-                .condition_expression("attempt = :a")
-                .expression_attribute_names("#state", "state")
-                .expression_attribute_names("#status", "status");
-            for (k, v) in values {
-                u = u.expression_attribute_values(k, v);
-            }
-            u
-        })
-        .await
-        .map(|_| ())
+        let kept = Cond::eq("attempt", db::s(&claim.attempt));
+        db.change(claim.key, change, Some(kept), Returns::Nothing)
+            .await
+            .map(|_| ())
     };
     if let Err(e) = outcome {
         tracing::warn!(error = %e, "could not record the idempotent outcome");

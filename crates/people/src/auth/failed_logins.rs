@@ -34,7 +34,7 @@
 
 use super::token;
 use crate::{
-    db::{self, Db, DbError, keys, table::TTL},
+    db::{self, Db, DbError, Returns, keys, table::TTL},
     name::fold,
 };
 
@@ -98,16 +98,12 @@ pub async fn count(db: &Db, name: &str, window: Window) -> Result<i64, DbError> 
 /// Counts one failed password for `name` in `window`: one `ADD`, so
 /// concurrent failures all count; the item expires with its window.
 pub async fn record(db: &Db, name: &str, window: Window) -> Result<(), DbError> {
-    db.update(|u| {
-        u.set_key(Some(key(name, window)))
-            .update_expression("ADD #n :one SET #ttl = :end")
-            .expression_attribute_names("#n", "n")
-            .expression_attribute_names("#ttl", TTL)
-            .expression_attribute_values(":one", db::n(1))
-            .expression_attribute_values(":end", db::n(window.end))
-    })
-    .await
-    .map(|_| ())
+    let change = db::Change::new()
+        .add("n", db::n(1))
+        .set(TTL, db::n(window.end));
+    db.change(key(name, window), change, None, Returns::Nothing)
+        .await
+        .map(|_| ())
 }
 
 #[cfg(test)]

@@ -26,10 +26,16 @@
 
 use std::{collections::HashSet, time::Duration};
 
-use aws_sdk_dynamodb::types::AttributeValue;
-
 use super::{Change, ChangeKind, Handler};
-use crate::db::{self, Consistency, Db, DbError, Item, keys, size};
+use crate::db::{
+    self, Cond, Consistency, Db, DbError, Item, Query, Returns, Value, keys, size,
+    table::{self, Index},
+};
+
+/// Where queues are filed: by due time (`PARKDUE`) and by the time their
+/// first change was parked (`PARKAGE`).
+const DUE: Index = table::INDEXES[0];
+const AGE: Index = table::INDEXES[1];
 
 /// The images of a change too large to share one item with the other are
 /// stored in items of their own: a change's item stays under this.
@@ -67,7 +73,7 @@ fn queue_key(queue: &str) -> Item {
 }
 
 /// `gsi1sk` of a queue due at `due_ms`.
-fn filed(due_ms: i64, queue: &str) -> AttributeValue {
+fn filed(due_ms: i64, queue: &str) -> Value {
     db::s(format!("{due_ms:013}#{queue}"))
 }
 
@@ -120,14 +126,12 @@ pub fn change_items(queue: &str, change: &Change, now_ms: i64) -> Vec<Item> {
     head.insert("seq".into(), db::s(&change.seq));
     head.insert("kind".into(), db::s(change.kind.name()));
     head.insert("at_ms".into(), db::n(change.at_ms));
-    head.insert("keys".into(), AttributeValue::M(change.keys.clone()));
+    head.insert("keys".into(), Value::M(change.keys.clone()));
     let images = [("old", &change.old), ("new", &change.new)];
     let together: usize = size::item(head.iter())
         + images
             .iter()
-            .filter_map(|(name, i)| {
-                Some(name.len() + size::value(&AttributeValue::M((*i).clone()?)))
-            })
+            .filter_map(|(name, i)| Some(name.len() + size::value(&Value::M((*i).clone()?))))
             .sum::<usize>();
     // After the size is taken: where the images go depends on the change
     // alone, so unparking names the same items.
@@ -136,7 +140,7 @@ pub fn change_items(queue: &str, change: &Change, now_ms: i64) -> Vec<Item> {
     let mut apart = Vec::new();
     for (name, image) in images {
         let Some(image) = image else { continue };
-        let value = AttributeValue::M(image.clone());
+        let value = Value::M(image.clone());
         if together <= ITEM_BUDGET {
             head.insert(name.into(), value);
         } else {
@@ -147,7 +151,7 @@ pub fn change_items(queue: &str, change: &Change, now_ms: i64) -> Vec<Item> {
         }
     }
     if !apart.is_empty() {
-        head.insert("apart".into(), AttributeValue::L(apart));
+        head.insert("apart".into(), Value::L(apart));
     }
     items.insert(0, head);
     items
@@ -177,7 +181,7 @@ pub fn changes_of(items: &[Item]) -> Vec<Change> {
         };
         let map = |name: &str| item.get(name).and_then(|v| v.as_m().ok()).cloned();
         let apart = match item.get("apart") {
-            Some(AttributeValue::L(l)) => l.iter().filter_map(|v| v.as_s().ok().cloned()).collect(),
+            Some(Value::L(l)) => l.iter().filter_map(|v| v.as_s().ok().cloned()).collect(),
             _ => Vec::new(),
         };
         out.push((
@@ -219,43 +223,24 @@ pub async fn park(
     for item in change_items(&queue, change, now_ms) {
         tx.put_if_absent(item)?;
     }
-    tx.update_named(
-        queue_key(&queue),
-        "SET #h = :h, #rp = :rp, #rs = :rs, #first = if_not_exists(#first, :now), \
-         #due = if_not_exists(#due, :due), #e = if_not_exists(#e, :e), \
-         #att = if_not_exists(#att, :zero), gsi1pk = :duepk, \
-         gsi1sk = if_not_exists(gsi1sk, :filed), gsi2pk = :agepk, \
-         gsi2sk = if_not_exists(gsi2sk, :aged) ADD #n :one",
-        &[
-            ("#h", "handler"),
-            ("#rp", "record_pk"),
-            ("#rs", "record_sk"),
-            ("#first", "first_parked"),
-            ("#due", "due"),
-            ("#e", "error"),
-            ("#att", "attempts"),
-            ("#n", "n"),
-        ],
-        &[
-            (":h", db::s(handler.name())),
-            (":rp", db::s(record_pk)),
-            (":rs", db::s(record_sk)),
-            (":now", db::n(now_ms)),
-            (":due", db::n(due)),
-            (":e", db::s(truncated(error))),
-            (":zero", db::n(0)),
-            (":duepk", db::s(keys::PARKED_DUE_PK)),
-            (":filed", filed(due, &queue)),
-            (":agepk", db::s(keys::PARKED_AGE_PK)),
-            (":aged", filed(now_ms, &queue)),
-            (":one", db::n(1)),
-        ],
-    )?;
-    tx.update_named(
+    let head = db::Change::new()
+        .set("handler", db::s(handler.name()))
+        .set("record_pk", db::s(record_pk))
+        .set("record_sk", db::s(record_sk))
+        .set_if_missing("first_parked", db::n(now_ms))
+        .set_if_missing("due", db::n(due))
+        .set_if_missing("error", db::s(truncated(error)))
+        .set_if_missing("attempts", db::n(0))
+        .set(DUE.pk, db::s(keys::PARKED_DUE_PK))
+        .set_if_missing(DUE.sk, filed(due, &queue))
+        .set(AGE.pk, db::s(keys::PARKED_AGE_PK))
+        .set_if_missing(AGE.sk, filed(now_ms, &queue))
+        .add("n", db::n(1));
+    tx.change(queue_key(&queue), head, None)?;
+    tx.change(
         keys::parked_count(),
-        "ADD #n :one",
-        &[("#n", "n")],
-        &[(":one", db::n(1))],
+        db::Change::new().add("n", db::n(1)),
+        None,
     )?;
     match db.transact(tx).await {
         Ok(()) => Ok(()),
@@ -293,16 +278,14 @@ impl Queue {
 pub async fn claim(db: &Db, queue: &str, was: &str, now_ms: i64) -> Result<Option<Queue>, DbError> {
     let until = now_ms + LEASE.as_millis() as i64;
     let result = db
-        .update(|u| {
-            u.set_key(Some(queue_key(queue)))
-                .update_expression("SET #due = :due, gsi1sk = :filed")
-                .condition_expression("gsi1sk = :was")
-                .expression_attribute_names("#due", "due")
-                .expression_attribute_values(":due", db::n(until))
-                .expression_attribute_values(":filed", filed(until, queue))
-                .expression_attribute_values(":was", db::s(was))
-                .return_values(aws_sdk_dynamodb::types::ReturnValue::AllNew)
-        })
+        .change(
+            queue_key(queue),
+            db::Change::new()
+                .set("due", db::n(until))
+                .set(DUE.sk, filed(until, queue)),
+            Some(Cond::eq(DUE.sk, db::s(was))),
+            Returns::AllNew,
+        )
         .await;
     match result {
         Ok(item) => Ok(item.as_ref().map(Queue::from_item)),
@@ -314,15 +297,13 @@ pub async fn claim(db: &Db, queue: &str, was: &str, now_ms: i64) -> Result<Optio
 /// The first changes of a queue, in stream order (at most about `limit`).
 pub async fn front(db: &Db, queue: &str, limit: i32) -> Result<Vec<Change>, DbError> {
     let page = db
-        .query(|q| {
-            q.key_condition_expression("pk = :pk AND begins_with(sk, :p)")
-                .expression_attribute_values(":pk", db::s(queue))
-                .expression_attribute_values(":p", db::s(keys::PARKED_CHANGE_PREFIX))
-                .consistent_read(true)
-                .limit(limit)
-        })
+        .query_page(
+            Query::table(queue)
+                .prefix(keys::PARKED_CHANGE_PREFIX)
+                .limit(limit),
+        )
         .await?;
-    Ok(changes_of(page.items()))
+    Ok(changes_of(&page.items))
 }
 
 /// Removes `change`, handled at last, from `queue`; the queue goes with
@@ -340,25 +321,20 @@ pub async fn unpark(db: &Db, queue: &str, change: &Change, now_ms: i64) -> Resul
             tx.delete_existing(key)?;
         }
         if more {
-            tx.update_if(
+            tx.change(
                 queue_key(queue),
-                "SET #att = :zero ADD #n :minus",
-                &[("#att", "attempts"), ("#n", "n")],
-                &[
-                    (":zero", db::n(0)),
-                    (":minus", db::n(-1)),
-                    (":one", db::n(1)),
-                ],
-                "#n > :one",
+                db::Change::new()
+                    .set("attempts", db::n(0))
+                    .add("n", db::n(-1)),
+                Some(Cond::gt("n", db::n(1))),
             )?;
         } else {
-            tx.delete_if(queue_key(queue), "n = :one", &[(":one", db::n(1))])?;
+            tx.delete_when(queue_key(queue), Cond::eq("n", db::n(1)))?;
         }
-        tx.update_named(
+        tx.change(
             keys::parked_count(),
-            "ADD #n :minus",
-            &[("#n", "n")],
-            &[(":minus", db::n(-1))],
+            db::Change::new().add("n", db::n(-1)),
+            None,
         )?;
         match db.transact(tx).await {
             Ok(()) => return Ok(()),
@@ -377,14 +353,14 @@ pub async fn unpark(db: &Db, queue: &str, change: &Change, now_ms: i64) -> Resul
 /// of it is due at once. Nothing when the queue is gone.
 pub async fn release(db: &Db, queue: &str, now_ms: i64) -> Result<(), DbError> {
     let result = db
-        .update(|u| {
-            u.set_key(Some(queue_key(queue)))
-                .update_expression("SET #due = :now, gsi1sk = :filed")
-                .condition_expression("attribute_exists(pk)")
-                .expression_attribute_names("#due", "due")
-                .expression_attribute_values(":now", db::n(now_ms))
-                .expression_attribute_values(":filed", filed(now_ms, queue))
-        })
+        .change(
+            queue_key(queue),
+            db::Change::new()
+                .set("due", db::n(now_ms))
+                .set(DUE.sk, filed(now_ms, queue)),
+            Some(Cond::exists()),
+            Returns::Nothing,
+        )
         .await;
     match result {
         Ok(_) | Err(DbError::ConditionFailed) => Ok(()),
@@ -402,18 +378,16 @@ pub async fn retry_later(
     now_ms: i64,
 ) -> Result<(), DbError> {
     let due = now_ms + backoff(attempts).as_millis() as i64;
-    db.update(|u| {
-        u.set_key(Some(queue_key(queue)))
-            .update_expression("SET #due = :due, gsi1sk = :filed, #att = :att, #e = :e")
-            .condition_expression("attribute_exists(pk)")
-            .expression_attribute_names("#due", "due")
-            .expression_attribute_names("#att", "attempts")
-            .expression_attribute_names("#e", "error")
-            .expression_attribute_values(":due", db::n(due))
-            .expression_attribute_values(":filed", filed(due, queue))
-            .expression_attribute_values(":att", db::n(i64::from(attempts)))
-            .expression_attribute_values(":e", db::s(truncated(error)))
-    })
+    db.change(
+        queue_key(queue),
+        db::Change::new()
+            .set("due", db::n(due))
+            .set(DUE.sk, filed(due, queue))
+            .set("attempts", db::n(i64::from(attempts)))
+            .set("error", db::s(truncated(error))),
+        Some(Cond::exists()),
+        Returns::Nothing,
+    )
     .await
     .map(|_| ())
 }
@@ -430,15 +404,13 @@ pub async fn census(db: &Db) -> Result<(i64, Option<i64>), DbError> {
         return Ok((count, None));
     }
     let page = db
-        .query(|q| {
-            q.index_name("gsi2")
-                .key_condition_expression("gsi2pk = :p")
-                .expression_attribute_values(":p", db::s(keys::PARKED_AGE_PK))
-                .projection_expression("first_parked")
-                .limit(1)
-        })
+        .query_page(
+            Query::index(AGE, keys::PARKED_AGE_PK)
+                .fields(&["first_parked"])
+                .limit(1),
+        )
         .await?;
-    let oldest = page.items().first().map(|i| db::number(i, "first_parked"));
+    let oldest = page.items.first().map(|i| db::number(i, "first_parked"));
     Ok((count, oldest))
 }
 

@@ -13,7 +13,7 @@ use futures::{StreamExt, future::BoxFuture};
 use serde::Serialize;
 
 use super::{Handler, park};
-use crate::db::{self, Db, DbError, keys};
+use crate::db::{self, Db, DbError, Query, Range, keys, table};
 
 /// Queues read per page of the due filing.
 const PAGE: i32 = 50;
@@ -54,26 +54,22 @@ pub async fn retry_due(
     let started = Instant::now();
     let upto = format!("{now_ms:013}#~");
     let mut out = Retried::default();
+    // The due filing (`gsi1`).
+    let index = table::INDEXES[0];
     let mut cursor = None;
     let result = loop {
-        let page = match db
-            .query(|q| {
-                q.index_name("gsi1")
-                    .key_condition_expression("gsi1pk = :p AND gsi1sk <= :upto")
-                    .expression_attribute_values(":p", db::s(keys::PARKED_DUE_PK))
-                    .expression_attribute_values(":upto", db::s(upto.clone()))
-                    .projection_expression("pk, gsi1sk")
-                    .limit(PAGE)
-                    .set_exclusive_start_key(cursor.take())
-            })
-            .await
-        {
+        let query = Query::index(index, keys::PARKED_DUE_PK)
+            .range(Range::AtMost(upto.clone()))
+            .fields(&[table::PK, index.sk])
+            .limit(PAGE)
+            .after(cursor.take());
+        let page = match db.query_page(query).await {
             Ok(page) => page,
             Err(e) => break Err(e),
         };
-        out.due += page.items().len();
+        out.due += page.items.len();
         let due: Vec<(String, String)> = page
-            .items()
+            .items
             .iter()
             .map(|i| {
                 (
@@ -93,7 +89,7 @@ pub async fn retry_due(
         for r in runs {
             out += r;
         }
-        cursor = page.last_evaluated_key().cloned();
+        cursor = page.next;
         if cursor.is_none() || started.elapsed() >= TIME_BUDGET {
             break Ok(out);
         }

@@ -12,12 +12,11 @@
 
 use std::time::Duration;
 
-use aws_sdk_dynamodb::types::AttributeValue;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
 use super::{happened::Happening, model::HookRecord};
-use crate::db::{self, Db, DbError, Item, keys::key};
+use crate::db::{self, Cond, Db, DbError, Item, Value, keys::key, table};
 
 /// How long deliveries, their attempts and payloads are kept.
 pub const KEEP_DAYS: i64 = 7;
@@ -125,7 +124,7 @@ pub fn derived_id(parts: &[&str]) -> String {
         .to_string()
 }
 
-fn ttl(now_ms: i64) -> AttributeValue {
+fn ttl(now_ms: i64) -> Value {
     db::n(now_ms / 1000 + KEEP_DAYS * 86_400)
 }
 
@@ -213,6 +212,13 @@ pub async fn payload(db: &Db, id: &str) -> Result<Option<String>, DbError> {
         .map(|i| db::text(&i, "body").to_string()))
 }
 
+/// What a write that settles `d` needs: no other attempt recorded since
+/// `d` was read, and `d` still pending (pending ones alone are filed by
+/// due time).
+pub fn unchanged(d: &DeliveryRecord) -> Cond {
+    Cond::eq("attempts", db::n(d.attempts)).and(Cond::eq(table::INDEXES[0].pk, db::s(DUE_PK)))
+}
+
 /// Records `attempt` and moves `delivery` to `next`, unless another attempt
 /// was recorded first (`false` then).
 pub async fn record(
@@ -226,12 +232,7 @@ pub async fn record(
     item.insert("ttl".into(), ttl(attempt.at));
     let mut tx = db.tx();
     tx.put_if_absent(item)?;
-    tx.put_if(
-        next.to_item()?,
-        // Pending ones alone are filed by due time.
-        "attempts = :n AND gsi1pk = :due",
-        &[(":n", db::n(delivery.attempts)), (":due", db::s(DUE_PK))],
-    )?;
+    tx.put_when(next.to_item()?, unchanged(delivery))?;
     match db.transact(tx).await {
         Ok(()) => Ok(true),
         Err(e) if e.failed_condition().is_some() => Ok(false),

@@ -18,7 +18,7 @@ use super::{
 };
 use crate::{
     Config,
-    db::{self, Consistency, Db, actor::Actor},
+    db::{self, Consistency, Db, Query, actor::Actor, table},
     issues::IssueRecord,
     time,
 };
@@ -45,16 +45,15 @@ pub async fn list(db: &Db, hook_id: i64, page: usize, limit: usize) -> Result<(V
         return Ok((Vec::new(), false));
     }
     let read = (skip + limit + 1).min(MAX_LISTED) as i32;
+    // A hook's deliveries by time (`gsi2`), newest first.
     let out = db
-        .query(|q| {
-            q.index_name("gsi2")
-                .key_condition_expression("gsi2pk = :p")
-                .expression_attribute_values(":p", db::s(delivery::pk(hook_id)))
-                .scan_index_forward(false)
-                .limit(read)
-        })
+        .query_page(
+            Query::index(table::INDEXES[1], delivery::pk(hook_id))
+                .backward()
+                .limit(read),
+        )
         .await?;
-    let items = out.items();
+    let items = &out.items;
     let more = items.len() > skip + limit && skip + limit < MAX_LISTED;
     let deliveries: Vec<DeliveryRecord> = items
         .iter()

@@ -150,17 +150,12 @@ pub async fn send(db: &Db, config: &Config, d: &DeliveryRecord) -> Result<Outcom
             due: 0,
             ..d.clone()
         };
-        db.put(|p| {
-            p.set_item(cancelled.to_item().ok())
-                .condition_expression("attempts = :n AND gsi1pk = :due")
-                .expression_attribute_values(":n", db::n(d.attempts))
-                .expression_attribute_values(":due", db::s(delivery::DUE_PK))
-        })
-        .await
-        .or_else(|e| match e {
-            db::DbError::ConditionFailed => Ok(()),
-            other => Err(other),
-        })?;
+        db.put_when(cancelled.to_item()?, delivery::unchanged(d))
+            .await
+            .or_else(|e| match e {
+                db::DbError::ConditionFailed => Ok(()),
+                other => Err(other),
+            })?;
         return Ok(Outcome::Cancelled);
     };
     let payload = delivery::payload(db, &d.payload).await?.unwrap_or_default();

@@ -2,14 +2,12 @@
 //! (`HOOK#N`) that the create's transaction raises on condition that it is
 //! below [`MAX_HOOKS`], so concurrent creates never pass the bound.
 
-use aws_sdk_dynamodb::types::AttributeValue;
-
 use super::{
     Error, Result,
     model::{HookOwner, HookRecord, MAX_HOOKS, NewHook},
 };
 use crate::{
-    db::{self, Consistency, Db, DbError, Item, keys},
+    db::{self, Cond, Consistency, Db, DbError, Item, keys, n},
     time,
 };
 
@@ -28,19 +26,13 @@ fn item(hook: &HookRecord) -> Result<Item> {
     Ok(item)
 }
 
-fn n(v: i64) -> AttributeValue {
-    AttributeValue::N(v.to_string())
-}
-
 pub async fn create(db: &Db, owner: HookOwner, new: NewHook) -> Result<HookRecord> {
     let hook = new.record(db.next_id("hook").await?, owner, time::now());
     let mut tx = db.tx();
-    tx.put_if_absent(item(&hook)?)?.update_if(
+    tx.put_if_absent(item(&hook)?)?.change(
         keys::hook_count(&pk(&hook.owner)),
-        "ADD #n :one",
-        &[("#n", "n")],
-        &[(":one", n(1)), (":max", n(MAX_HOOKS))],
-        "attribute_not_exists(#n) OR #n < :max",
+        db::Change::new().add("n", n(1)),
+        Some(Cond::below("n", n(MAX_HOOKS))),
     )?;
     db.transact(tx)
         .await
@@ -84,11 +76,10 @@ pub async fn save(db: &Db, hook: &HookRecord) -> Result<()> {
 pub async fn delete(db: &Db, owner: &HookOwner, id: i64) -> Result<()> {
     let pk = pk(owner);
     let mut tx = db.tx();
-    tx.delete_existing(keys::hook(&pk, id))?.update_named(
+    tx.delete_existing(keys::hook(&pk, id))?.change(
         keys::hook_count(&pk),
-        "ADD #n :minus",
-        &[("#n", "n")],
-        &[(":minus", n(-1))],
+        db::Change::new().add("n", n(-1)),
+        None,
     )?;
     db.transact(tx)
         .await

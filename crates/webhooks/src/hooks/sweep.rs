@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use super::delivery::{DUE_PK, LEASE};
 use crate::{
-    db::{self, Db, DbError},
+    db::{self, Cond, Db, DbError, Query, Range, Returns, table},
     time,
 };
 
@@ -37,20 +37,16 @@ pub async fn sweep(db: &Db) -> Result<Swept, DbError> {
     // before `now` followed by `#~`.
     let upto = format!("{now:013}#~");
     let mut out = Swept::default();
+    let index = table::INDEXES[0];
     let mut cursor = None;
     for _ in 0..PAGES {
-        let page = db
-            .query(|q| {
-                q.index_name("gsi1")
-                    .key_condition_expression("gsi1pk = :p AND gsi1sk <= :upto")
-                    .expression_attribute_values(":p", db::s(DUE_PK))
-                    .expression_attribute_values(":upto", db::s(upto.clone()))
-                    .projection_expression("pk, sk, gsi1sk")
-                    .limit(PAGE)
-                    .set_exclusive_start_key(cursor.take())
-            })
-            .await?;
-        for item in page.items() {
+        let query = Query::index(index, DUE_PK)
+            .range(Range::AtMost(upto.clone()))
+            .fields(&[table::PK, table::SK, index.sk])
+            .limit(PAGE)
+            .after(cursor.take());
+        let page = db.query_page(query).await?;
+        for item in &page.items {
             if out.due == 0 {
                 let due: i64 = db::text(item, "gsi1sk")
                     .split('#')
@@ -64,7 +60,7 @@ pub async fn sweep(db: &Db) -> Result<Swept, DbError> {
                 out.touched += 1;
             }
         }
-        cursor = page.last_evaluated_key().cloned();
+        cursor = page.next;
         if cursor.is_none() {
             break;
         }
@@ -83,21 +79,17 @@ async fn touch(db: &Db, item: &db::Item, now: i64) -> Result<bool, DbError> {
     let due = now + LEASE.as_millis() as i64;
     // The filing keeps its hook and delivery id, after the due time.
     let rest = filed.split_once('#').map_or("", |(_, rest)| rest);
+    let filing = table::INDEXES[0].sk;
     let result = db
-        .update(|u| {
-            u.set_key(Some(db::keys::key(pk, sk)))
-                .update_expression(
-                    "SET #t = if_not_exists(#t, :zero) + :one, #d = :due, gsi1sk = :filed",
-                )
-                .expression_attribute_names("#t", "touch")
-                .expression_attribute_names("#d", "due")
-                .condition_expression("gsi1sk = :was")
-                .expression_attribute_values(":zero", db::n(0))
-                .expression_attribute_values(":one", db::n(1))
-                .expression_attribute_values(":due", db::n(due))
-                .expression_attribute_values(":filed", db::s(format!("{due:013}#{rest}")))
-                .expression_attribute_values(":was", db::s(filed))
-        })
+        .change(
+            db::keys::key(pk, sk),
+            db::Change::new()
+                .set_plus("touch", 0, 1)
+                .set("due", db::n(due))
+                .set(filing, db::s(format!("{due:013}#{rest}"))),
+            Some(Cond::eq(filing, db::s(filed))),
+            Returns::Nothing,
+        )
         .await;
     match result {
         Ok(_) => Ok(true),

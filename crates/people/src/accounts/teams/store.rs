@@ -5,7 +5,7 @@
 use super::model::{AccessMode, Membership, NewTeam, TeamRecord};
 use crate::{
     accounts::{Error, Result, names::fold, users::model::UserRecord},
-    db::{self, Db, Tx, keys},
+    db::{self, Change, Cond, Db, Tx, keys},
 };
 
 /// Adds the writes for a new team: its org copy (first; fails when the name
@@ -111,10 +111,9 @@ pub async fn is_owner(db: &Db, org: &str, user: &str) -> Result<bool> {
 pub async fn add_member(db: &Db, team: &TeamRecord, user: &str) -> Result<()> {
     let mut tx = db.tx();
     add_member_items(&mut tx, team, user)?;
-    tx.update(
+    tx.change(
         keys::team(team.id),
-        "ADD members :one",
-        &[(":one", db::n(1))],
+        Change::new().add("members", db::n(1)),
         None,
     )?;
     match db.transact(tx).await {
@@ -126,18 +125,13 @@ pub async fn add_member(db: &Db, team: &TeamRecord, user: &str) -> Result<()> {
 /// Removes `user` from `team`. The Owners team keeps at least one member,
 /// enforced by a condition so concurrent removals cannot empty it.
 pub async fn remove_member(db: &Db, team: &TeamRecord, user: &str) -> Result<()> {
-    let condition = team.is_owners().then_some("members > :one");
-    let mut values = vec![(":minus", db::n(-1))];
-    if condition.is_some() {
-        values.push((":one", db::n(1)));
-    }
+    let condition = team.is_owners().then(|| Cond::gt("members", db::n(1)));
     let mut tx = db.tx();
     tx.delete_existing(keys::team_member(team.id, user))?
         .delete(keys::membership(user, &team.org, team.id))?
-        .update(
+        .change(
             keys::team(team.id),
-            "ADD members :minus",
-            &values,
+            Change::new().add("members", db::n(-1)),
             condition,
         )?;
     db.transact(tx)
