@@ -73,7 +73,7 @@ pub async fn block(db: &Db, blocker: &str, blocked: &str, note: &str) -> Result<
         item.insert("note".into(), db::s(note));
     }
     item.insert("created".into(), db::n(time::now()));
-    db.put(|p| p.set_item(Some(item))).await?;
+    db.put_item(item).await?;
     Ok(())
 }
 

@@ -50,7 +50,8 @@ use aws_sdk_dynamodb::{
 use serde::de::DeserializeOwned;
 
 pub use access::{Action, Grant, Permission, Resource};
-pub use attrs::{b, flag, from_item, n, number, project, projection_of, s, text, to_item};
+pub use attrs::{b, flag, from_item, n, number, s, text, to_item};
+pub(crate) use attrs::{project, projection_of};
 pub use base::telemetry::MetricsSnapshot;
 use batch::backoff;
 pub use budget::Budget;
@@ -258,7 +259,7 @@ impl Db {
         self.get_with(|b| b.set_key(Some(key))).await
     }
 
-    pub async fn get_with(
+    pub(crate) async fn get_with(
         &self,
         f: impl FnOnce(GetItemFluentBuilder) -> GetItemFluentBuilder,
     ) -> Result<Option<Item>, DbError> {
@@ -283,7 +284,7 @@ impl Db {
         self.get(key).await?.map(from_item).transpose()
     }
 
-    pub async fn put(
+    pub(crate) async fn put(
         &self,
         f: impl FnOnce(PutItemFluentBuilder) -> PutItemFluentBuilder,
     ) -> Result<(), DbError> {
@@ -302,7 +303,7 @@ impl Db {
             .map(|_| ())
     }
 
-    pub async fn update(
+    pub(crate) async fn update(
         &self,
         f: impl FnOnce(UpdateItemFluentBuilder) -> UpdateItemFluentBuilder,
     ) -> Result<Option<Item>, DbError> {
@@ -321,7 +322,7 @@ impl Db {
             .attributes)
     }
 
-    pub async fn delete(
+    pub(crate) async fn delete(
         &self,
         f: impl FnOnce(DeleteItemFluentBuilder) -> DeleteItemFluentBuilder,
     ) -> Result<(), DbError> {
@@ -356,7 +357,7 @@ impl Db {
     }
 
     /// One page of a query (the caller sets key condition, limit, cursor).
-    pub async fn query(
+    pub(crate) async fn query(
         &self,
         f: impl FnOnce(QueryFluentBuilder) -> QueryFluentBuilder,
     ) -> Result<aws_sdk_dynamodb::operation::query::QueryOutput, DbError> {
@@ -433,11 +434,10 @@ impl Db {
         let marker_at = items.len();
         if let Some(m) = &marker {
             let mut t = Tx::new(self.table.clone());
-            t.update(
+            t.change(
                 m.key.clone(),
-                "SET committed = :yes",
-                &[(":yes", AttributeValue::Bool(true)), (":a", s(&m.attempt))],
-                Some("attempt = :a"),
+                Change::new().set("committed", AttributeValue::Bool(true)),
+                Some(Cond::eq("attempt", s(&m.attempt))),
             )?;
             items.extend(t.items);
         }

@@ -7,8 +7,7 @@
 use std::sync::Arc;
 
 use aws_sdk_dynamodb::types::{
-    AttributeValue, ConditionCheck, Delete, Put, ReturnValuesOnConditionCheckFailure,
-    TransactWriteItem, Update,
+    ConditionCheck, Delete, Put, ReturnValuesOnConditionCheckFailure, TransactWriteItem, Update,
 };
 
 use super::{
@@ -49,15 +48,14 @@ impl Tx {
         self.items.extend(other.items);
     }
 
-    /// Writes `item` if `cond` holds.
-    pub fn put_when(&mut self, item: Item, cond: Cond) -> Result<&mut Self, DbError> {
+    fn push_put(&mut self, item: Item, cond: Option<Cond>) -> Result<&mut Self, DbError> {
         size::check_item(&item)?;
         let mut p = Placeholders::default();
-        let condition = cond.render(&mut p);
+        let condition = cond.map(|c| c.render(&mut p));
         let b = Put::builder()
             .table_name(&*self.table)
             .set_item(Some(item))
-            .condition_expression(condition)
+            .set_condition_expression(condition)
             .set_expression_attribute_names(p.names())
             .set_expression_attribute_values(p.values());
         let put = built(b.build())?;
@@ -66,20 +64,49 @@ impl Tx {
         Ok(self)
     }
 
-    /// Removes the item under `key` if `cond` holds.
-    pub fn delete_when(&mut self, key: Item, cond: Cond) -> Result<&mut Self, DbError> {
+    fn push_delete(&mut self, key: Item, cond: Option<Cond>) -> Result<&mut Self, DbError> {
         let mut p = Placeholders::default();
-        let condition = cond.render(&mut p);
+        let condition = cond.map(|c| c.render(&mut p));
         let b = Delete::builder()
             .table_name(&*self.table)
             .set_key(Some(key))
-            .condition_expression(condition)
+            .set_condition_expression(condition)
             .set_expression_attribute_names(p.names())
             .set_expression_attribute_values(p.values());
         let d = built(b.build())?;
         self.items
             .push(TransactWriteItem::builder().delete(d).build());
         Ok(self)
+    }
+
+    /// Writes `item`, replacing whatever is there.
+    pub fn put(&mut self, item: Item) -> Result<&mut Self, DbError> {
+        self.push_put(item, None)
+    }
+
+    /// Writes `item` if `cond` holds.
+    pub fn put_when(&mut self, item: Item, cond: Cond) -> Result<&mut Self, DbError> {
+        self.push_put(item, Some(cond))
+    }
+
+    /// Writes `item` only if nothing has its key yet (uniqueness guards).
+    pub fn put_if_absent(&mut self, item: Item) -> Result<&mut Self, DbError> {
+        self.push_put(item, Some(Cond::absent()))
+    }
+
+    /// Removes the item under `key` (no error if it is gone).
+    pub fn delete(&mut self, key: Item) -> Result<&mut Self, DbError> {
+        self.push_delete(key, None)
+    }
+
+    /// Removes the item under `key` if `cond` holds.
+    pub fn delete_when(&mut self, key: Item, cond: Cond) -> Result<&mut Self, DbError> {
+        self.push_delete(key, Some(cond))
+    }
+
+    /// Removes the item under `key`, failing the transaction if it is absent.
+    pub fn delete_existing(&mut self, key: Item) -> Result<&mut Self, DbError> {
+        self.push_delete(key, Some(Cond::exists()))
     }
 
     /// Fails the transaction unless `cond` holds on the item under `key`.
@@ -98,6 +125,11 @@ impl Tx {
         self.items
             .push(TransactWriteItem::builder().condition_check(c).build());
         Ok(self)
+    }
+
+    /// Fails the transaction unless the item under `key` exists.
+    pub fn require(&mut self, key: Item) -> Result<&mut Self, DbError> {
+        self.check(key, Cond::exists())
     }
 
     /// Applies `change` to the item under `key`, if `cond` (when given)
@@ -125,214 +157,6 @@ impl Tx {
             .set_condition_expression(condition)
             .set_expression_attribute_names(p.names())
             .set_expression_attribute_values(p.values());
-        self.items.push(
-            TransactWriteItem::builder()
-                .update(built(u.build())?)
-                .build(),
-        );
-        Ok(self)
-    }
-
-    fn put_with(&mut self, item: Item, condition: Option<&str>) -> Result<&mut Self, DbError> {
-        self.put_if(item, condition.unwrap_or(""), &[])
-    }
-
-    /// Writes `item` if `condition` (with `values`) holds; an empty
-    /// condition means always.
-    pub fn put_if(
-        &mut self,
-        item: Item,
-        condition: &str,
-        values: &[(&str, AttributeValue)],
-    ) -> Result<&mut Self, DbError> {
-        size::check_item(&item)?;
-        let mut b = Put::builder()
-            .table_name(&*self.table)
-            .set_item(Some(item))
-            .set_condition_expression((!condition.is_empty()).then(|| condition.to_owned()));
-        for (name, value) in values {
-            b = b.expression_attribute_values(*name, value.clone());
-        }
-        let p = built(b.build())?;
-        self.items.push(TransactWriteItem::builder().put(p).build());
-        Ok(self)
-    }
-
-    /// Writes `item`, replacing whatever is there.
-    pub fn put(&mut self, item: Item) -> Result<&mut Self, DbError> {
-        self.put_with(item, None)
-    }
-
-    /// Writes `item` only if nothing has its key yet (uniqueness guards).
-    pub fn put_if_absent(&mut self, item: Item) -> Result<&mut Self, DbError> {
-        self.put_with(item, Some("attribute_not_exists(pk)"))
-    }
-
-    fn delete_with(&mut self, key: Item, condition: Option<&str>) -> Result<&mut Self, DbError> {
-        self.delete_if(key, condition.unwrap_or(""), &[])
-    }
-
-    /// Removes the item under `key` if `condition` (with `values`) holds.
-    pub fn delete_if(
-        &mut self,
-        key: Item,
-        condition: &str,
-        values: &[(&str, AttributeValue)],
-    ) -> Result<&mut Self, DbError> {
-        let mut b = Delete::builder()
-            .table_name(&*self.table)
-            .set_key(Some(key))
-            .set_condition_expression((!condition.is_empty()).then(|| condition.to_owned()));
-        for (name, value) in values {
-            b = b.expression_attribute_values(*name, value.clone());
-        }
-        let d = built(b.build())?;
-        self.items
-            .push(TransactWriteItem::builder().delete(d).build());
-        Ok(self)
-    }
-
-    /// Removes the item under `key` (no error if it is gone).
-    pub fn delete(&mut self, key: Item) -> Result<&mut Self, DbError> {
-        self.delete_with(key, None)
-    }
-
-    /// Removes the item under `key`, failing the transaction if it is absent.
-    pub fn delete_existing(&mut self, key: Item) -> Result<&mut Self, DbError> {
-        self.delete_with(key, Some(super::EXISTS))
-    }
-
-    /// Fails the transaction unless the item under `key` exists.
-    pub fn require(&mut self, key: Item) -> Result<&mut Self, DbError> {
-        let c = built(
-            ConditionCheck::builder()
-                .table_name(&*self.table)
-                .set_key(Some(key))
-                .condition_expression(super::EXISTS)
-                .build(),
-        )?;
-        self.items
-            .push(TransactWriteItem::builder().condition_check(c).build());
-        Ok(self)
-    }
-
-    /// Sets every attribute of `record` (but its keys) on the existing item
-    /// under `key`, leaving attributes the record does not carry (counters
-    /// that other writes `ADD` to) as they are.
-    pub fn set_fields(
-        &mut self,
-        key: Item,
-        record: Item,
-        condition: &str,
-        values: &[(&str, AttributeValue)],
-    ) -> Result<&mut Self, DbError> {
-        let fields: Vec<(String, AttributeValue)> = record
-            .into_iter()
-            .filter(|(k, _)| !key.contains_key(k))
-            .collect();
-        let placeholders: Vec<(String, String)> = (0..fields.len())
-            .map(|i| (format!("#f{i}"), format!(":f{i}")))
-            .collect();
-        let expression = format!(
-            "SET {}",
-            placeholders
-                .iter()
-                .map(|(n, v)| format!("{n} = {v}"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
-        let names: Vec<(&str, &str)> = placeholders
-            .iter()
-            .zip(&fields)
-            .map(|((n, _), (k, _))| (n.as_str(), k.as_str()))
-            .collect();
-        let mut all_values: Vec<(&str, AttributeValue)> = placeholders
-            .iter()
-            .zip(&fields)
-            .map(|((_, v), (_, value))| (v.as_str(), value.clone()))
-            .collect();
-        all_values.extend(values.iter().cloned());
-        self.push_update(key, &expression, &names, &all_values, Some(condition))
-    }
-
-    /// Like [`Tx::update`], for expressions that name attributes through
-    /// placeholders (`#name`), as reserved words such as `name` require.
-    pub fn update_named(
-        &mut self,
-        key: Item,
-        expression: &str,
-        names: &[(&str, &str)],
-        values: &[(&str, AttributeValue)],
-    ) -> Result<&mut Self, DbError> {
-        self.push_update(key, expression, names, values, None)
-    }
-
-    /// Like [`Tx::update_named`], on a condition.
-    pub fn update_if(
-        &mut self,
-        key: Item,
-        expression: &str,
-        names: &[(&str, &str)],
-        values: &[(&str, AttributeValue)],
-        condition: &str,
-    ) -> Result<&mut Self, DbError> {
-        self.push_update(key, expression, names, values, Some(condition))
-    }
-
-    /// An update expression with values and an optional condition.
-    pub fn update(
-        &mut self,
-        key: Item,
-        expression: &str,
-        values: &[(&str, AttributeValue)],
-        condition: Option<&str>,
-    ) -> Result<&mut Self, DbError> {
-        self.push_update(key, expression, &[], values, condition)
-    }
-
-    fn push_update(
-        &mut self,
-        key: Item,
-        expression: &str,
-        names: &[(&str, &str)],
-        values: &[(&str, AttributeValue)],
-        condition: Option<&str>,
-    ) -> Result<&mut Self, DbError> {
-        // What the update writes (the item's other attributes are not
-        // known here; record updates write every field of the record).
-        let written = values
-            .iter()
-            .map(|(_, v)| size::value(v))
-            .chain(names.iter().map(|(_, n)| n.len()))
-            .sum::<usize>();
-        if written > size::ITEM_LIMIT {
-            let attribute = names
-                .iter()
-                .zip(values)
-                .max_by_key(|(_, (_, v))| size::value(v))
-                .map(|((_, n), _)| n.to_string())
-                .unwrap_or_default();
-            return Err(DbError::ItemTooLarge {
-                attribute,
-                bytes: written,
-            });
-        }
-        // A failed condition hands the item back as it was (at no cost):
-        // the caller may retry from it without reading it again.
-        let mut u = Update::builder()
-            .table_name(&*self.table)
-            .set_key(Some(key))
-            .update_expression(expression)
-            .set_condition_expression(condition.map(str::to_owned))
-            .set_return_values_on_condition_check_failure(
-                condition.map(|_| ReturnValuesOnConditionCheckFailure::AllOld),
-            );
-        for (placeholder, name) in names {
-            u = u.expression_attribute_names(*placeholder, *name);
-        }
-        for (name, value) in values {
-            u = u.expression_attribute_values(*name, value.clone());
-        }
         self.items.push(
             TransactWriteItem::builder()
                 .update(built(u.build())?)
@@ -379,7 +203,7 @@ mod tests {
         tx.put(key()).unwrap();
         tx.put_if_absent(key()).unwrap();
         tx.require(key()).unwrap();
-        tx.update(key(), "SET a = :a", &[(":a", crate::db::s("x"))], None)
+        tx.change(key(), Change::new().set("a", crate::db::s("x")), None)
             .unwrap();
         assert_eq!(
             permissions(&tx.items),
