@@ -170,7 +170,7 @@ pub async fn running_deployments(cx: &Ctx) -> Result<Response> {
 /// secrets (as Coolify hides it from the others).
 pub async fn get_deployment(cx: &Ctx) -> Result<Response> {
     let team = deploy_team(cx)?;
-    let d = runs::read(&cx.db, &cx.config, &team, cx.param("uuid")).await?;
+    let d = deployments::find(&cx.db, &team, cx.param("uuid")).await?;
     let mut v = views::deployment(&d);
     if team.sensitive {
         v["logs"] = json!(logs::shown(&cx.db, &d.deployment_uuid).await?);

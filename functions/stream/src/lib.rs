@@ -33,6 +33,8 @@ shared::grant! {
     // issues leave (batches; their comments found by the comments' index).
     // Parked changes: their queues' heads (batch reads), put, updated
     // and deleted in transactions, found by due time (an index query).
+    // Run locks due (an index query): a silent run failed (a transaction),
+    // a live one filed again (update).
     table: &[
         GetItem, BatchGetItem, Query, PutItem, UpdateItem, DeleteItem, BatchWriteItem,
     ],
@@ -40,9 +42,10 @@ shared::grant! {
     rare: &[],
 }
 
-/// What a scheduled run does: the webhook sweeper (deliveries due again)
-/// and the retries of parked changes, each with its log line and metrics.
-/// Either failing fails the run, after both had their turn.
+/// What a scheduled run does: the webhook sweeper (deliveries due again),
+/// the retries of parked changes, each with its log line and metrics, and
+/// the runs whose runner went silent. Any failing fails the run, after
+/// all had their turn.
 pub fn scheduled<'a>(
     app: &'a App,
     db: &'a Db,
@@ -59,7 +62,8 @@ pub fn scheduled<'a>(
             );
         }
         let retried = retry_parked(app, db).await;
-        Ok(serde_json::json!({ "hooks": swept?, "parked": retried? }))
+        let runs = shared::deploy::runs::silence::sweep(db, &app.config, &app.sealer).await;
+        Ok(serde_json::json!({ "hooks": swept?, "parked": retried?, "runs": runs? }))
     })
 }
 

@@ -107,7 +107,7 @@ async fn an_application_runs_one_deployment_at_a_time() {
 }
 
 #[tokio::test]
-async fn a_silent_runner_s_run_fails_when_read_or_met_by_a_claim() {
+async fn a_silent_runner_s_run_fails_on_its_own_or_when_met_by_a_claim() {
     let t = Team::new().await;
     let runner = Runner::new(&t, &t.server).await;
     let (a, b) = (t.app(json!({})).await, t.app(json!({})).await);
@@ -132,9 +132,16 @@ async fn a_silent_runner_s_run_fails_when_read_or_met_by_a_claim() {
         t.get(&format!("/deployments/{read_one}")).await.body["status"],
         "in_progress"
     );
-    tokio::time::sleep(past_silence()).await;
-
-    let got = t.get(&format!("/deployments/{read_one}")).await.body;
+    // The sweeper (each scheduled run of the stream function; every second
+    // here) fails it once its silence has passed; a read only shows it.
+    let deadline = tokio::time::Instant::now() + past_silence() * 3;
+    let got = loop {
+        let got = t.get(&format!("/deployments/{read_one}")).await.body;
+        if got["status"] != "in_progress" || tokio::time::Instant::now() > deadline {
+            break got;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(250)).await;
+    };
     assert_eq!(got["status"], "failed", "{got}");
     let logs: Value = serde_json::from_str(got["logs"].as_str().unwrap()).unwrap();
     let last = logs.as_array().unwrap().last().unwrap()["output"]
@@ -147,8 +154,9 @@ async fn a_silent_runner_s_run_fails_when_read_or_met_by_a_claim() {
     assert_eq!(runner.log(&read_one, &["late"]).await.status, 409);
     assert_eq!(runner.end(&read_one, "finished").await.status, 409);
 
-    // The next claim meets b's silent run through b's lock: it fails it
-    // and takes b's next deployment.
+    // b's silent run is failed (by the sweeper, or by the next claim that
+    // meets its lock, whichever comes first), and b's next deployment is
+    // claimed.
     let next = runner.claim().await.expect("b's next");
     assert_eq!(next["deployment_uuid"], json!(met_next));
     let got = t.get(&format!("/deployments/{met_one}")).await.body;

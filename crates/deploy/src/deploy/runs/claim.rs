@@ -11,8 +11,10 @@
 //! the way (the silent run is failed), so a dead runner does not stop its
 //! application for good.
 
+use chrono::Utc;
 use serde_json::{Value, json};
 
+use super::silence;
 use crate::{
     Config,
     auth::Runner,
@@ -126,6 +128,10 @@ async fn try_entry(
         let mut lock = team.key(&keys::run_lock_sk(&app.uuid));
         lock.insert("kind".into(), db::s("run_lock"));
         lock.insert("deployment_uuid".into(), db::s(uuid));
+        lock.insert("application_uuid".into(), db::s(&app.uuid));
+        lock.insert("team".into(), db::s(&team.name));
+        let filed = silence::filing(&team.name, &app.uuid, Utc::now(), config.runner_silence);
+        lock.extend(filed);
         tx.put_if_absent(lock)?;
         let after = DeploymentRecord {
             status: to.as_str().into(),
@@ -167,7 +173,7 @@ async fn drop_entry(db: &Db, key: Item) -> Result<()> {
 /// silent (failing that run). Whether the lock is gone.
 async fn clear_stale_lock(db: &Db, config: &Config, team: &Team, app: &str) -> Result<bool> {
     let lock_key = team.key(&keys::run_lock_sk(app));
-    let Some(lock) = db.get(lock_key.clone()).await? else {
+    let Some(lock) = db.get(lock_key).await? else {
         return Ok(true);
     };
     let holder = db::text(&lock, "deployment_uuid").to_string();
@@ -182,16 +188,7 @@ async fn clear_stale_lock(db: &Db, config: &Config, team: &Team, app: &str) -> R
     }
     // Ended without letting go (written by older code, or a delete's
     // cancel): the lock names a run that is over.
-    let mut tx = db.tx();
-    tx.delete_when(
-        lock_key,
-        Cond::absent().or(Cond::eq("deployment_uuid", db::s(&holder))),
-    )?;
-    match db.transact(tx).await {
-        Ok(()) => Ok(true),
-        Err(e) if e.failed_condition().is_some() => Ok(false),
-        Err(e) => Err(e.into()),
-    }
+    silence::drop_stale(db, team, app, &holder).await
 }
 
 /// What a runner needs to carry out `d`: the wire shape of

@@ -8,6 +8,7 @@
 pub mod claim;
 pub mod logs;
 pub mod mask;
+pub mod silence;
 
 use chrono::{DateTime, Utc};
 
@@ -36,23 +37,21 @@ pub fn is_silent(d: &DeploymentRecord, silence: std::time::Duration, now: DateTi
     if !d.is_held() {
         return false;
     }
-    let last = d
-        .heartbeat_at
-        .as_deref()
-        .or(d.started_at.as_deref())
-        .and_then(|t| DateTime::parse_from_rfc3339(t).ok());
-    match (last, chrono::Duration::from_std(silence)) {
+    match (last_sign_of_life(d), chrono::Duration::from_std(silence)) {
         (Some(last), Ok(silence)) => now.signed_duration_since(last) > silence,
         // A held run without a readable time cannot be judged alive.
         _ => true,
     }
 }
 
-/// One of the team's deployments as a reader should see it: a run whose
-/// runner went silent is failed first.
-pub async fn read(db: &Db, config: &Config, team: &Team, uuid: &str) -> Result<DeploymentRecord> {
-    let d = deployments::find(db, team, uuid).await?;
-    settle_if_silent(db, config, team, d).await
+/// When `d`'s runner last said it was alive: its last heartbeat, or the
+/// claim.
+pub fn last_sign_of_life(d: &DeploymentRecord) -> Option<DateTime<Utc>> {
+    d.heartbeat_at
+        .as_deref()
+        .or(d.started_at.as_deref())
+        .and_then(|t| DateTime::parse_from_rfc3339(t).ok())
+        .map(|t| t.with_timezone(&Utc))
 }
 
 /// A user's cancel: a queued deployment leaves its server's queue; a
@@ -60,7 +59,8 @@ pub async fn read(db: &Db, config: &Config, team: &Team, uuid: &str) -> Result<D
 /// heartbeat and stops it. Anything else is a 409 naming both states.
 pub async fn cancel(db: &Db, config: &Config, team: &Team, uuid: &str) -> Result<DeploymentRecord> {
     for _ in 0..3 {
-        let d = read(db, config, team, uuid).await?;
+        let d = deployments::find(db, team, uuid).await?;
+        let d = settle_if_silent(db, config, team, d).await?;
         let from = d.state()?;
         let to = lifecycle::apply(from, Move::Cancel)?;
         let mut tx = db.tx();
