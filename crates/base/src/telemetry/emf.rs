@@ -186,6 +186,17 @@ impl<'a> Metadata<'a> {
     }
 }
 
+/// The metric names a line (as JSON) declares, in order: what dashboards
+/// and alarms name. Empty when it declares none.
+pub fn declared(line: &serde_json::Value) -> Vec<&str> {
+    line["_aws"]["CloudWatchMetrics"][0]["Metrics"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|m| m["Name"].as_str())
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

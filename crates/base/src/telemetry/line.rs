@@ -6,7 +6,32 @@ use std::io::Write;
 
 use serde::Serialize;
 
-use super::{LogLevel, MetricsSnapshot};
+use super::{
+    LogLevel, MetricsSnapshot,
+    emf::{Dimensions, Namespace},
+};
+
+/// Where and when a metrics line is written: its EMF namespace and
+/// dimensions, the level it is kept at, and its time (ms).
+#[derive(Clone, Copy, Debug)]
+pub struct Frame<'a> {
+    pub namespace: &'a Namespace,
+    pub dimensions: Dimensions,
+    pub level: LogLevel,
+    pub timestamp: u64,
+}
+
+impl<'a> Frame<'a> {
+    /// Now, at the configured level.
+    pub fn now(namespace: &'a Namespace, dimensions: Dimensions) -> Self {
+        Self {
+            namespace,
+            dimensions,
+            level: super::level(),
+            timestamp: now_ms(),
+        }
+    }
+}
 
 /// The `db_*` fields: what the calls of a request or batch cost.
 #[derive(Serialize)]

@@ -20,9 +20,9 @@ use std::time::Duration;
 use serde::Serialize;
 
 use super::{
-    LogLevel, MetricsSnapshot, RequestIds,
+    MetricsSnapshot, RequestIds,
     emf::{Dimensions, Metadata, Namespace},
-    line::{self, DbCost},
+    line::{self, DbCost, Frame},
 };
 
 /// API Gateway's name for requests that no route serves; the request line
@@ -104,17 +104,17 @@ impl RequestLine<'_> {
     /// and `tracing`'s (it too writes each event with one `write_all` on
     /// stdout), cannot interleave.
     pub fn write(&self, namespace: &Namespace, dimensions: Dimensions) {
-        line::write(&self.render(namespace, dimensions, super::level(), line::now_ms()));
+        line::write(&self.render(Frame::now(namespace, dimensions)));
     }
 
     /// The line, newline-terminated.
-    fn render(
-        &self,
-        namespace: &Namespace,
-        dimensions: Dimensions,
-        level: LogLevel,
-        timestamp: u64,
-    ) -> String {
+    fn render(&self, frame: Frame) -> String {
+        let Frame {
+            namespace,
+            dimensions,
+            level,
+            timestamp,
+        } = frame;
         let cost = self.cost;
         let line = Line {
             level: line::kept(level).name(),
@@ -150,6 +150,7 @@ mod tests {
     use serde_json::Value;
 
     use super::*;
+    use crate::telemetry::LogLevel;
 
     const ROUTE: RouteName = RouteName {
         method: "GET",
@@ -195,7 +196,12 @@ mod tests {
     }
 
     fn json(l: &RequestLine, dimensions: Dimensions, level: LogLevel) -> Value {
-        let text = l.render(&Namespace::default(), dimensions, level, 1_764_000_000_123);
+        let text = l.render(Frame {
+            namespace: &Namespace::default(),
+            dimensions,
+            level,
+            timestamp: 1_764_000_000_123,
+        });
         assert!(
             text.ends_with('\n') && !text.trim_end().contains('\n'),
             "{text}"

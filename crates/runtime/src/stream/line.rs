@@ -14,9 +14,9 @@ use crate::{
     Config,
     db::MetricsSnapshot,
     telemetry::{
-        self, LogLevel,
-        emf::{Dimensions, Metadata, Namespace, PARKED_METRICS, STREAM_METRICS},
-        line::{self, DbCost, now_ms},
+        self,
+        emf::{Metadata, PARKED_METRICS, STREAM_METRICS},
+        line::{self, DbCost, Frame, now_ms},
     },
 };
 
@@ -90,22 +90,17 @@ impl BatchLine<'_> {
     /// Writes the line to stdout in one `write_all` (see
     /// `RequestLine::write`: lines cannot interleave).
     pub fn write(&self, config: &Config) {
-        let line = self.render(
-            &config.metrics_namespace,
-            config.metrics_dimensions,
-            telemetry::level(),
-            now_ms(),
-        );
-        line::write(&line);
+        let frame = Frame::now(&config.metrics_namespace, config.metrics_dimensions);
+        line::write(&self.render(frame));
     }
 
-    fn render(
-        &self,
-        namespace: &Namespace,
-        dimensions: Dimensions,
-        level: LogLevel,
-        timestamp: u64,
-    ) -> String {
+    fn render(&self, frame: Frame) -> String {
+        let Frame {
+            namespace,
+            dimensions,
+            level,
+            timestamp,
+        } = frame;
         // A batch has no route: per function whatever the detail asked for.
         let dimensions = dimensions.without_route();
         let cost = self.cost;
@@ -203,6 +198,10 @@ mod tests {
     use serde_json::Value;
 
     use super::*;
+    use crate::telemetry::{
+        LogLevel,
+        emf::{Dimensions, Namespace},
+    };
 
     fn json(dimensions: Dimensions, level: LogLevel) -> Value {
         let cost = MetricsSnapshot {
@@ -225,7 +224,12 @@ mod tests {
             lag: Duration::from_millis(700),
             cost: &cost,
         };
-        let text = line.render(&Namespace::default(), dimensions, level, 1_764_000_000_123);
+        let text = line.render(Frame {
+            namespace: &Namespace::default(),
+            dimensions,
+            level,
+            timestamp: 1_764_000_000_123,
+        });
         assert!(text.ends_with('\n') && !text.trim_end().contains('\n'));
         serde_json::from_str(&text).unwrap()
     }
@@ -238,12 +242,7 @@ mod tests {
             assert_eq!(v["_aws"]["Timestamp"], 1_764_000_000_123u64);
             assert_eq!(d["Dimensions"], serde_json::json!([["Function"]]));
             assert_eq!(v["Function"], "stream");
-            let names: Vec<_> = d["Metrics"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|m| m["Name"].as_str().unwrap())
-                .collect();
+            let names = telemetry::emf::declared(&v);
             assert_eq!(
                 names,
                 [
@@ -297,13 +296,10 @@ mod tests {
             ),
             (&3.into(), &4_000_000.0.into(), &5.into(), &2.into())
         );
-        let names: Vec<&str> = v["_aws"]["CloudWatchMetrics"][0]["Metrics"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|m| m["Name"].as_str().unwrap())
-            .collect();
-        assert_eq!(names, ["ParkedTotal", "ParkedAge", "Retried", "Unparked"]);
+        assert_eq!(
+            telemetry::emf::declared(&v),
+            ["ParkedTotal", "ParkedAge", "Retried", "Unparked"]
+        );
     }
 
     #[test]

@@ -132,12 +132,9 @@ mod tests {
         assert_eq!(v["Function"], "stream");
         let d = &v["_aws"]["CloudWatchMetrics"][0];
         assert_eq!(d["Dimensions"], serde_json::json!([["Function"]]));
-        let names: Vec<_> = d["Metrics"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|m| m["Name"].as_str().unwrap())
-            .collect();
-        assert_eq!(names, ["HookAttempts", "HookFailures", "HookUnrecorded"]);
+        assert_eq!(
+            crate::telemetry::emf::declared(&v),
+            ["HookAttempts", "HookFailures", "HookUnrecorded"]
+        );
     }
 }
