@@ -109,15 +109,9 @@ impl RequestLine<'_> {
 
     /// The line, newline-terminated.
     fn render(&self, frame: Frame) -> String {
-        let Frame {
-            namespace,
-            dimensions,
-            level,
-            timestamp,
-        } = frame;
         let cost = self.cost;
         let line = Line {
-            level: line::kept(level).name(),
+            level: line::kept(frame.level).name(),
             message: "request",
             request_id: &self.ids.request_id,
             apigw_request_id: self.ids.apigw_request_id.as_deref(),
@@ -139,7 +133,7 @@ impl RequestLine<'_> {
             write_units: cost.write_units,
             client_errors: (400..500).contains(&self.status).into(),
             server_errors: (500..600).contains(&self.status).into(),
-            aws: Metadata::new(namespace, dimensions, timestamp),
+            aws: Metadata::new(frame.namespace, frame.dimensions, frame.timestamp),
         };
         line::render(&line)
     }

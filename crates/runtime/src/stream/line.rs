@@ -95,18 +95,12 @@ impl BatchLine<'_> {
     }
 
     fn render(&self, frame: Frame) -> String {
-        let Frame {
-            namespace,
-            dimensions,
-            level,
-            timestamp,
-        } = frame;
         // A batch has no route: per function whatever the detail asked for.
-        let dimensions = dimensions.without_route();
+        let dimensions = frame.dimensions.without_route();
         let cost = self.cost;
         let line = Line {
             // Kept at every ApplicationLogLevel, as the request line is.
-            level: line::kept(level).name(),
+            level: line::kept(frame.level).name(),
             message: "batch",
             request_id: self.request_id,
             records: self.records,
@@ -127,7 +121,12 @@ impl BatchLine<'_> {
             record_age: self.oldest_age.as_millis() as f64,
             parked_metric: self.parked,
             lag: self.lag.as_millis() as f64,
-            aws: Metadata::with_metrics(namespace, dimensions, timestamp, STREAM_METRICS),
+            aws: Metadata::with_metrics(
+                frame.namespace,
+                dimensions,
+                frame.timestamp,
+                STREAM_METRICS,
+            ),
         };
         line::render(&line)
     }
