@@ -4,7 +4,6 @@
 //! for, with DynamoDB Local's zero-padded sequence numbers.
 
 use aws_lambda_events::dynamodb::Event;
-use futures::future::BoxFuture;
 use serde_json::{Value, json};
 use shared::{
     consumer::Batch,
@@ -50,11 +49,7 @@ impl Handler for FailsOnRepos {
     fn wants(&self, change: &Change) -> bool {
         change.sk().starts_with("REPO#")
     }
-    fn handle<'a>(
-        &'a self,
-        db: &'a Db,
-        change: &'a Change,
-    ) -> BoxFuture<'a, Result<(), shared::Error>> {
+    fn handle<'a>(&'a self, db: &'a Db, change: &'a Change) -> shared::stream::Handled<'a> {
         Box::pin(async move {
             db.get(change.keys.clone()).await?;
             Err(shared::Error::Unavailable("not today".into()))

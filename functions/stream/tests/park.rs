@@ -9,7 +9,6 @@ use std::sync::{
     atomic::{AtomicBool, Ordering},
 };
 
-use futures::future::BoxFuture;
 use shared::{
     db::{self, Db, keys},
     stream::{Change, ChangeKind, Handler, dispatch, pad_seq, park, retry},
@@ -38,11 +37,7 @@ impl Handler for Flaky {
     fn ordered(&self, _change: &Change) -> bool {
         self.ordered
     }
-    fn handle<'a>(
-        &'a self,
-        _db: &'a Db,
-        change: &'a Change,
-    ) -> BoxFuture<'a, Result<(), shared::Error>> {
+    fn handle<'a>(&'a self, _db: &'a Db, change: &'a Change) -> shared::stream::Handled<'a> {
         Box::pin(async move {
             if self.failing.load(Ordering::SeqCst) && self.fails_on.contains(&change.sk()) {
                 return Err(shared::Error::Unavailable("throttled".into()));

@@ -344,8 +344,8 @@ mod tests {
             &'a self,
             _db: &'a Db,
             changes: &'a [&'a Change],
-        ) -> Option<BoxFuture<'a, Result<(), crate::Error>>> {
-            (self.name == "runs").then(|| -> BoxFuture<'a, Result<(), crate::Error>> {
+        ) -> Option<crate::stream::Handled<'a>> {
+            (self.name == "runs").then(|| -> crate::stream::Handled<'a> {
                 let seqs: Vec<String> = changes.iter().map(|c| unpad_seq(&c.seq)).collect();
                 let sk = changes[0].sk().to_string();
                 self.log
@@ -355,11 +355,7 @@ mod tests {
                 Box::pin(async { Ok(()) })
             })
         }
-        fn handle<'a>(
-            &'a self,
-            _db: &'a Db,
-            change: &'a Change,
-        ) -> BoxFuture<'a, Result<(), crate::Error>> {
+        fn handle<'a>(&'a self, _db: &'a Db, change: &'a Change) -> crate::stream::Handled<'a> {
             Box::pin(async move {
                 self.log.lock().unwrap().push((
                     self.name,

@@ -6,6 +6,9 @@ use futures::future::BoxFuture;
 use super::Change;
 use crate::db::Db;
 
+/// What handling comes to: a boxed future, as `dyn Handler` needs.
+pub type Handled<'a> = BoxFuture<'a, Result<(), crate::Error>>;
+
 /// Background work on the table's changes. The consumer builds its handlers
 /// afresh for each batch, so a handler may keep caches for the batch with
 /// interior mutability. Its changes of different records are handled side
@@ -42,21 +45,13 @@ pub trait Handler: Send + Sync {
     /// where that costs less than one by one (the index reads and writes an
     /// issue's document once for all of them); `None`: one by one, as by
     /// default. An error parks them all, in order.
-    fn handle_run<'a>(
-        &'a self,
-        _db: &'a Db,
-        _changes: &'a [&'a Change],
-    ) -> Option<BoxFuture<'a, Result<(), crate::Error>>> {
+    fn handle_run<'a>(&'a self, _db: &'a Db, _changes: &'a [&'a Change]) -> Option<Handled<'a>> {
         None
     }
     /// Handles one change. An error parks the change for this handler
     /// (retried until it succeeds), so it must be idempotent: a change may
     /// be handled again after it succeeded (a batch delivered again).
-    fn handle<'a>(
-        &'a self,
-        db: &'a Db,
-        change: &'a Change,
-    ) -> BoxFuture<'a, Result<(), crate::Error>>;
+    fn handle<'a>(&'a self, db: &'a Db, change: &'a Change) -> Handled<'a>;
     /// Work gathered over the batch, run once after its last change (or
     /// where it stopped): what may run side by side, such as webhook
     /// sends. It cannot fail the batch, so it must leave what it could not

@@ -40,4 +40,4 @@ pub mod retry;
 
 pub use change::{Change, ChangeKind, ConvertError, changes, pad_seq, unpad_seq};
 pub use dispatch::{Dispatched, dispatch};
-pub use handler::Handler;
+pub use handler::{Handled, Handler};

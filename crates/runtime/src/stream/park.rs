@@ -462,11 +462,7 @@ mod tests {
                 false => (change.pk().to_string(), change.sk().to_string()),
             }
         }
-        fn handle<'a>(
-            &'a self,
-            _db: &'a Db,
-            _change: &'a Change,
-        ) -> futures::future::BoxFuture<'a, Result<(), crate::Error>> {
+        fn handle<'a>(&'a self, _db: &'a Db, _change: &'a Change) -> crate::stream::Handled<'a> {
             Box::pin(async { Ok(()) })
         }
     }

@@ -8,8 +8,6 @@
 
 use std::sync::Arc;
 
-use futures::future::BoxFuture;
-
 use super::{
     delivery::{self, DeliveryRecord},
     happened::{self, Happening, Subject},
@@ -182,11 +180,7 @@ impl Handler for Notifier {
         false
     }
 
-    fn handle<'a>(
-        &'a self,
-        db: &'a Db,
-        change: &'a Change,
-    ) -> BoxFuture<'a, Result<(), crate::Error>> {
+    fn handle<'a>(&'a self, db: &'a Db, change: &'a Change) -> crate::stream::Handled<'a> {
         Box::pin(self.notify(db, change))
     }
 }

@@ -76,11 +76,7 @@ impl Handler for Sender {
         change.kind != ChangeKind::Remove && delivery::is_delivery(change.pk(), change.sk())
     }
 
-    fn handle<'a>(
-        &'a self,
-        _db: &'a Db,
-        change: &'a Change,
-    ) -> BoxFuture<'a, Result<(), crate::Error>> {
+    fn handle<'a>(&'a self, _db: &'a Db, change: &'a Change) -> crate::stream::Handled<'a> {
         if let Some(d) = to_send(change) {
             self.due.lock().unwrap_or_else(|p| p.into_inner()).push(d);
         }

@@ -123,11 +123,7 @@ impl Handler for Indexer {
         }
     }
 
-    fn handle<'a>(
-        &'a self,
-        db: &'a Db,
-        change: &'a Change,
-    ) -> BoxFuture<'a, Result<(), crate::Error>> {
+    fn handle<'a>(&'a self, db: &'a Db, change: &'a Change) -> crate::stream::Handled<'a> {
         Box::pin(async move { Ok(self.on(db, change).await?) })
     }
 
@@ -152,9 +148,9 @@ impl Handler for Indexer {
         &'a self,
         db: &'a Db,
         changes: &'a [&'a Change],
-    ) -> Option<BoxFuture<'a, Result<(), crate::Error>>> {
+    ) -> Option<crate::stream::Handled<'a>> {
         let of_issues = changes.iter().all(|c| issue_of(c).is_some());
-        of_issues.then(|| -> BoxFuture<'a, Result<(), crate::Error>> {
+        of_issues.then(|| -> crate::stream::Handled<'a> {
             Box::pin(async move { Ok(self.issue_run(db, changes).await?) })
         })
     }

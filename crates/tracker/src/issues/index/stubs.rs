@@ -18,8 +18,6 @@
 
 use std::collections::BTreeMap;
 
-use futures::future::BoxFuture;
-
 use super::lists::{self, Stub};
 use crate::{
     db::{self, Db, DbError, Item, Tx, keys},
@@ -136,11 +134,7 @@ impl Handler for Stubs {
         change.pk().starts_with("REPO#") && change.sk().starts_with(keys::COMMENT_PREFIX)
     }
 
-    fn handle<'a>(
-        &'a self,
-        db: &'a Db,
-        change: &'a Change,
-    ) -> BoxFuture<'a, Result<(), crate::Error>> {
+    fn handle<'a>(&'a self, db: &'a Db, change: &'a Change) -> crate::stream::Handled<'a> {
         Box::pin(async move { Ok(apply(db, change).await?) })
     }
 }

@@ -2,8 +2,6 @@
 //! prefix) or of a deleted comment go when the table's stream shows the
 //! issue or comment go.
 
-use futures::future::BoxFuture;
-
 use super::store;
 use crate::{
     db::{self, Db, keys},
@@ -27,11 +25,7 @@ impl Handler for Leftovers {
             && change.new.is_none()
     }
 
-    fn handle<'a>(
-        &'a self,
-        db: &'a Db,
-        change: &'a Change,
-    ) -> BoxFuture<'a, Result<(), crate::Error>> {
+    fn handle<'a>(&'a self, db: &'a Db, change: &'a Change) -> crate::stream::Handled<'a> {
         Box::pin(async move {
             let Some(old) = &change.old else {
                 return Ok(());
