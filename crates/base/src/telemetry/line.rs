@@ -56,6 +56,28 @@ impl From<&MetricsSnapshot> for DbCost {
     }
 }
 
+/// The metrics every line of work carries: how long it took and what its
+/// DynamoDB calls cost (names and units in `emf`).
+#[derive(Serialize)]
+pub struct WorkMetrics {
+    #[serde(rename = "Latency")]
+    latency: f64,
+    #[serde(rename = "ReadUnits")]
+    read_units: f64,
+    #[serde(rename = "WriteUnits")]
+    write_units: f64,
+}
+
+impl WorkMetrics {
+    pub fn new(latency: std::time::Duration, cost: &MetricsSnapshot) -> Self {
+        Self {
+            latency: latency.as_micros() as f64 / 1000.0,
+            read_units: cost.read_units,
+            write_units: cost.write_units,
+        }
+    }
+}
+
 /// A metrics line's `level`: INFO, or the configured level when that is
 /// less detailed, so Lambda keeps the line (and its metrics) at every
 /// `ApplicationLogLevel` without the line claiming FATAL, which would

@@ -22,7 +22,7 @@ use serde::Serialize;
 use super::{
     MetricsSnapshot, RequestIds,
     emf::{Dimensions, Metadata, Namespace},
-    line::{self, DbCost, Frame},
+    line::{self, DbCost, Frame, WorkMetrics},
 };
 
 /// API Gateway's name for requests that no route serves; the request line
@@ -84,12 +84,8 @@ struct Line<'a> {
     #[serde(rename = "Route")]
     route_key: String,
     // Metrics (names and units in emf::METRICS).
-    #[serde(rename = "Latency")]
-    latency: f64,
-    #[serde(rename = "ReadUnits")]
-    read_units: f64,
-    #[serde(rename = "WriteUnits")]
-    write_units: f64,
+    #[serde(flatten)]
+    work: WorkMetrics,
     #[serde(rename = "ClientErrors")]
     client_errors: u8,
     #[serde(rename = "ServerErrors")]
@@ -128,9 +124,7 @@ impl RequestLine<'_> {
             route_key: self
                 .route
                 .map_or_else(|| NO_ROUTE.into(), |r| format!("{} {}", r.method, r.path)),
-            latency: self.latency.as_micros() as f64 / 1000.0,
-            read_units: cost.read_units,
-            write_units: cost.write_units,
+            work: WorkMetrics::new(self.latency, cost),
             client_errors: (400..500).contains(&self.status).into(),
             server_errors: (500..600).contains(&self.status).into(),
             aws: Metadata::new(frame.namespace, frame.dimensions, frame.timestamp),

@@ -16,7 +16,7 @@ use crate::{
     telemetry::{
         self,
         emf::{Metadata, PARKED_METRICS, STREAM_METRICS},
-        line::{self, DbCost, Frame, now_ms},
+        line::{self, DbCost, Frame, WorkMetrics, now_ms},
     },
 };
 
@@ -70,12 +70,8 @@ struct Line<'a> {
     records_metric: usize,
     #[serde(rename = "Failures")]
     failures_metric: usize,
-    #[serde(rename = "Latency")]
-    latency: f64,
-    #[serde(rename = "ReadUnits")]
-    read_units: f64,
-    #[serde(rename = "WriteUnits")]
-    write_units: f64,
+    #[serde(flatten)]
+    work: WorkMetrics,
     #[serde(rename = "RecordAge")]
     record_age: f64,
     #[serde(rename = "Parked")]
@@ -115,9 +111,7 @@ impl BatchLine<'_> {
             function: self.function,
             records_metric: self.records,
             failures_metric: self.failures,
-            latency: self.latency.as_micros() as f64 / 1000.0,
-            read_units: cost.read_units,
-            write_units: cost.write_units,
+            work: WorkMetrics::new(self.latency, cost),
             record_age: self.oldest_age.as_millis() as f64,
             parked_metric: self.parked,
             lag: self.lag.as_millis() as f64,
