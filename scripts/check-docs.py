@@ -155,7 +155,11 @@ def check_paths(doc, number, line, problems):
         path = span.split("#", 1)[0]
         if not looks_like_path(path):
             continue
-        if not exists(ROOT / path):
+        # A path out of the checkout would hold only on machines that
+        # happen to have it there.
+        if rel_or_none(ROOT / path) is None:
+            problems.append(f"{rel(doc)}:{number}: `{span}`: leaves the repository")
+        elif not exists(ROOT / path):
             problems.append(f"{rel(doc)}:{number}: `{span}`: no such file or folder")
 
 
