@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use aws_sdk_dynamodb::{operation::query::builders::QueryFluentBuilder, types::AttributeValue};
+use aws_sdk_dynamodb::types::AttributeValue;
 use serde::{Serialize, de::DeserializeOwned};
 
 use super::{DbError, Item};
@@ -20,21 +20,6 @@ pub fn projection_of(fields: &[&str]) -> (String, HashMap<String, String>) {
         .collect::<Vec<_>>()
         .join(", ");
     (expression, names)
-}
-
-/// Keeps only `fields` of what a query reads (all when `None`).
-pub fn project(q: QueryFluentBuilder, fields: Option<&[&str]>) -> QueryFluentBuilder {
-    match fields {
-        None => q,
-        Some(fields) => {
-            let (expression, names) = projection_of(fields);
-            names
-                .into_iter()
-                .fold(q.projection_expression(expression), |q, (k, v)| {
-                    q.expression_attribute_names(k, v)
-                })
-        }
-    }
 }
 
 /// A string attribute of an item, `""` when absent or not a string.

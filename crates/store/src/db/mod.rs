@@ -50,8 +50,8 @@ use aws_sdk_dynamodb::{
 use serde::de::DeserializeOwned;
 
 pub use access::{Action, Grant, Permission, Resource};
+pub(crate) use attrs::projection_of;
 pub use attrs::{b, flag, from_item, n, number, s, text, to_item};
-pub(crate) use attrs::{project, projection_of};
 pub use base::telemetry::MetricsSnapshot;
 use batch::backoff;
 pub use budget::Budget;

@@ -1,7 +1,10 @@
 //! The typed single-item writes and queries: what callers outside the
 //! store use instead of SDK builders (see `expr` for the expressions).
 
-use aws_sdk_dynamodb::types::{ReturnConsumedCapacity, ReturnValue, Select};
+use aws_sdk_dynamodb::{
+    operation::query::QueryOutput,
+    types::{ReturnConsumedCapacity, ReturnValue, Select},
+};
 
 use super::{
     Action, Consistency, Db, DbError, Item, Permission,
@@ -100,27 +103,34 @@ impl Db {
 
     /// One page of `q`.
     pub async fn query_page(&self, q: Query) -> Result<Page, DbError> {
-        let mut p = Placeholders::default();
-        let key = q.key_condition(&mut p);
-        let projection = q.projection(&mut p);
-        let out = self
-            .query(|b| {
-                b.set_index_name(q.index.map(|i| i.name.to_owned()))
-                    .key_condition_expression(key)
-                    .set_projection_expression(projection)
-                    .set_expression_attribute_names(p.names())
-                    .set_expression_attribute_values(p.values())
-                    .scan_index_forward(q.forward)
-                    .set_limit(q.limit)
-                    .consistent_read(q.index.is_none() && q.consistency == Consistency::Strong)
-                    .set_exclusive_start_key(q.start)
-            })
-            .await?;
+        let out = self.query_once(&q, false).await?;
         Ok(Page {
             read_units: units(out.consumed_capacity.as_ref()),
             items: out.items.unwrap_or_default(),
             next: out.last_evaluated_key.filter(|k| !k.is_empty()),
         })
+    }
+
+    /// Sends one page of `q`; with `count`, DynamoDB counts its matches
+    /// instead of returning them.
+    async fn query_once(&self, q: &Query, count: bool) -> Result<QueryOutput, DbError> {
+        let mut p = Placeholders::default();
+        let key = q.key_condition(&mut p);
+        let projection = if count { None } else { q.projection(&mut p) };
+        self.query(|b| {
+            let b = b
+                .set_index_name(q.index.map(|i| i.name.to_owned()))
+                .key_condition_expression(key)
+                .set_projection_expression(projection)
+                .set_expression_attribute_names(p.names())
+                .set_expression_attribute_values(p.values())
+                .scan_index_forward(q.forward)
+                .set_limit(q.limit)
+                .consistent_read(q.index.is_none() && q.consistency == Consistency::Strong)
+                .set_exclusive_start_key(q.start.clone());
+            if count { b.select(Select::Count) } else { b }
+        })
+        .await
     }
 
     /// One strongly consistent page of segment `segment` of `segments` of
@@ -175,19 +185,8 @@ impl Db {
         let mut total = 0;
         let mut start = q.start.clone();
         loop {
-            let mut p = Placeholders::default();
-            let key = q.key_condition(&mut p);
             let out = self
-                .query(|b| {
-                    b.set_index_name(q.index.map(|i| i.name.to_owned()))
-                        .key_condition_expression(key)
-                        .set_expression_attribute_names(p.names())
-                        .set_expression_attribute_values(p.values())
-                        .select(Select::Count)
-                        .set_limit(q.limit)
-                        .consistent_read(q.index.is_none() && q.consistency == Consistency::Strong)
-                        .set_exclusive_start_key(start.take())
-                })
+                .query_once(&q.clone().after(start.take()), true)
                 .await?;
             total += i64::from(out.count);
             match out.last_evaluated_key.filter(|k| !k.is_empty()) {

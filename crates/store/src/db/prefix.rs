@@ -2,7 +2,7 @@
 //! a prefix: small, bounded collections (a user's tokens, a repository's
 //! labels or grants).
 
-use super::{Consistency, Db, DbError, Item, keys, project, s, size};
+use super::{Consistency, Db, DbError, Item, Query, keys, size};
 
 impl Db {
     /// All items under `pk` whose sort key begins with `prefix`, strongly
@@ -34,28 +34,13 @@ impl Db {
         projection: Option<&[&str]>,
         consistency: Consistency,
     ) -> Result<Vec<Item>, DbError> {
-        let mut items = Vec::new();
         if !size::key_fits(&keys::key(pk, prefix)) {
-            return Ok(items);
+            return Ok(Vec::new());
         }
-        let mut cursor = None;
-        loop {
-            let out = self
-                .query(|mut q| {
-                    q = q
-                        .key_condition_expression("pk = :pk AND begins_with(sk, :p)")
-                        .expression_attribute_values(":pk", s(pk))
-                        .expression_attribute_values(":p", s(prefix))
-                        .consistent_read(consistency.strong())
-                        .set_exclusive_start_key(cursor.take());
-                    project(q, projection)
-                })
-                .await?;
-            items.extend(out.items.unwrap_or_default());
-            match out.last_evaluated_key {
-                Some(k) if !k.is_empty() => cursor = Some(k),
-                _ => return Ok(items),
-            }
+        let mut q = Query::table(pk).prefix(prefix).consistency(consistency);
+        if let Some(fields) = projection {
+            q = q.fields(fields);
         }
+        self.query_all(q).await
     }
 }

@@ -69,17 +69,27 @@ pub async fn sweep(db: &Db, config: &Config, sealer: &Arc<Sealer>) -> Result<Swe
         .range(Range::AtMost(upto))
         .limit(MOST);
     let mut out = Swept::default();
+    let mut first_error = None;
     for lock in db.query_page(due).await?.items {
         out.due += 1;
         let team = Team::of_runner(db::text(&lock, "team"), sealer.clone());
-        match settle(db, config, &team, &lock).await? {
-            Settled::Failed => out.failed += 1,
-            Settled::Refiled => out.refiled += 1,
-            Settled::Dropped => out.dropped += 1,
-            Settled::Moved => {}
+        // One lock that fails stays due and is tried again next run; the
+        // locks filed after it still get their turn now.
+        match settle(db, config, &team, &lock).await {
+            Ok(Settled::Failed) => out.failed += 1,
+            Ok(Settled::Refiled) => out.refiled += 1,
+            Ok(Settled::Dropped) => out.dropped += 1,
+            Ok(Settled::Moved) => {}
+            Err(e) => {
+                tracing::warn!(error = %e, lock = db::text(&lock, "sk"), "a run lock could not be settled; it stays due");
+                first_error.get_or_insert(e);
+            }
         }
     }
-    Ok(out)
+    match first_error {
+        Some(e) => Err(e),
+        None => Ok(out),
+    }
 }
 
 enum Settled {
