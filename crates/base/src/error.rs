@@ -62,6 +62,10 @@ pub enum Error {
     /// that does not answer), with nothing changed: retry later.
     #[error("service busy: {0}")]
     Unavailable(String),
+    /// 503 with a message of its own: what is asked is on its way (a
+    /// server's runner fetches it), ask again after `retry_after` seconds.
+    #[error("{message}")]
+    NotYet { message: String, retry_after: u64 },
     /// A write was sent but its answer never came: it may or may not have
     /// been applied. A retry with the same `Idempotency-Key` is safe.
     #[error("outcome unknown: {0}")]

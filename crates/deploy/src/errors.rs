@@ -74,6 +74,18 @@ impl From<DeployError> for Error {
                 "message": format!("Deployment cannot move from {from} to {to}."),
                 "status": from,
             })),
+            DeployError::NotCancellable { status } => Error::BadRequest(format!(
+                "Deployment cannot be cancelled. Current status: {status}"
+            )),
+            DeployError::AppNotRunning => Error::BadRequest("Application is not running.".into()),
+            DeployError::LogsPending { heard: true } => Error::NotYet {
+                message: "The server's runner has been asked for this application's logs; retry in a few seconds.".into(),
+                retry_after: 3,
+            },
+            DeployError::LogsPending { heard: false } => Error::NotYet {
+                message: "No runner of this application's server has been heard from: logs come from the server's runner (docs/deploy-runner.md). The ask waits for its first claim.".into(),
+                retry_after: 10,
+            },
             DeployError::NotRunning { status } => Error::ConflictWith(json!({
                 "message": "The deployment is no longer this runner's to run.",
                 "status": status,

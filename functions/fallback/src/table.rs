@@ -170,6 +170,7 @@ pub const ROUTES: &[Known] = &[
     Known { method: "POST", path: "/api/v1/applications/{uuid}/stop", deploy: true },
     Known { method: "GET", path: "/api/v1/applications/{uuid}/restart", deploy: true },
     Known { method: "POST", path: "/api/v1/applications/{uuid}/restart", deploy: true },
+    Known { method: "GET", path: "/api/v1/applications/{uuid}/logs", deploy: true },
     Known { method: "POST", path: "/api/v1/deployments/{uuid}/cancel", deploy: true },
     Known { method: "GET", path: "/api/v1/servers/{uuid}/runners", deploy: true },
     Known { method: "POST", path: "/api/v1/servers/{uuid}/runners", deploy: true },
@@ -178,6 +179,7 @@ pub const ROUTES: &[Known] = &[
     Known { method: "POST", path: "/runner/v1/deployments/{uuid}/heartbeat", deploy: true },
     Known { method: "POST", path: "/runner/v1/deployments/{uuid}/logs", deploy: true },
     Known { method: "POST", path: "/runner/v1/deployments/{uuid}/end", deploy: true },
+    Known { method: "POST", path: "/runner/v1/applications/{uuid}/logs", deploy: true },
     Known { method: "POST", path: "/runner/v1/cleanups/claim", deploy: true },
     Known { method: "POST", path: "/runner/v1/cleanups/{id}/done", deploy: true },
 ];

@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 use shared::{
     Result,
     deploy::{
-        apps,
+        app_logs, apps,
         deployments::{self, Action, Trigger},
         projects, provider_apps, runners,
         runs::{self, logs},
@@ -197,11 +197,7 @@ pub async fn app_deployments(cx: &Ctx) -> Result<Response> {
 /// `/deploy`, GET or POST (whose body may carry the same fields).
 pub async fn deploy(cx: &Ctx) -> Result<Response> {
     let team = deploy_team(cx)?;
-    let body = if cx.body.iter().all(u8::is_ascii_whitespace) {
-        None
-    } else {
-        Some(cx.json_object()?)
-    };
+    let body = cx.json_object_if_any()?;
     let req = triggers::parse_deploy(|k| cx.query.get(k), body.as_ref())?;
     let answer = triggers::deploy(&cx.db, &cx.config, &team, req).await?;
     cx.reply(StatusCode::OK, &answer)
@@ -280,4 +276,14 @@ pub async fn revoke_runner(cx: &Ctx) -> Result<Response> {
     let s = servers::find(&cx.db, &team, cx.param("uuid")).await?;
     runners::revoke(&cx.db, &team, &s.server.uuid, cx.param("runner_uuid")).await?;
     cx.reply(StatusCode::OK, &json!({"message": "Runner revoked."}))
+}
+
+/// Coolify's `{"logs": ...}` of the running container, as its server's
+/// runner last sent them (docs/deploy-runner.md, "Application logs").
+pub async fn app_logs(cx: &Ctx) -> Result<Response> {
+    let team = deploy_team(cx)?;
+    let app = apps::get(&cx.db, &team, cx.param("uuid")).await?;
+    let ask = app_logs::Ask::parse(cx.query.get("lines"), cx.query.get("show_timestamps"))?;
+    let logs = app_logs::read(&cx.db, &team, &app, ask).await?;
+    cx.reply(StatusCode::OK, &json!({ "logs": logs }))
 }

@@ -9,14 +9,14 @@ mod handlers;
 mod runs;
 
 use shared::{
-    auth::scope::Ability::{Deploy, Read, Write},
+    auth::scope::Ability::{Deploy, Read, ReadSensitive, Write},
     db::Action::{
         BatchGetItem, BatchWriteItem, ConditionCheckItem, DeleteItem, GetItem, PutItem, Query,
         UpdateItem,
     },
     http::{
         Archived::Free,
-        Guard::{Ability, Runner},
+        Guard::{Abilities, Ability, Runner},
         Limits, Sees,
     },
 };
@@ -148,6 +148,11 @@ shared::routes! {
     POST "/api/v1/applications/{uuid}/restart" {
         guard: Ability(Deploy), archived: Free, sees: Sees::DEPLOY, idempotent: true, limits: Limits::SMALL,
     } => handlers::restart;
+    // Not a pure read: without fresh lines it files an ask for the
+    // server's runner (docs/deploy-runner.md, "Application logs").
+    GET "/api/v1/applications/{uuid}/logs" {
+        guard: Ability(Read), archived: Free, sees: Sees::DEPLOY, idempotent: false, limits: Limits::SMALL,
+    } => handlers::app_logs;
     POST "/api/v1/deployments/{uuid}/cancel" {
         guard: Ability(Deploy), archived: Free, sees: Sees::DEPLOY, idempotent: true, limits: Limits::SMALL,
     } => handlers::cancel_deployment;
@@ -155,8 +160,10 @@ shared::routes! {
         guard: Ability(Read), archived: Free, sees: Sees::DEPLOY, idempotent: false, limits: LIST,
     } => handlers::list_runners;
     // Not idempotent: the secret is shown once, so a replay cannot repeat it.
+    // A runner receives every variable of what it deploys, shown-once ones
+    // too: minting one takes `read:sensitive` besides `write` (or `root`).
     POST "/api/v1/servers/{uuid}/runners" {
-        guard: Ability(Write), archived: Free, sees: Sees::DEPLOY, idempotent: false, limits: Limits::SMALL,
+        guard: Abilities(&[Write, ReadSensitive]), archived: Free, sees: Sees::DEPLOY, idempotent: false, limits: Limits::SMALL,
     } => handlers::create_runner;
     DELETE "/api/v1/servers/{uuid}/runners/{runner_uuid}" {
         guard: Ability(Write), archived: Free, sees: Sees::DEPLOY, idempotent: false, limits: Limits::SMALL,
@@ -175,6 +182,9 @@ shared::routes! {
     POST "/runner/v1/deployments/{uuid}/end" {
         guard: Runner, archived: Free, sees: Sees::DEPLOY, idempotent: false, limits: Limits::SMALL,
     } => runs::end;
+    POST "/runner/v1/applications/{uuid}/logs" {
+        guard: Runner, archived: Free, sees: Sees::DEPLOY, idempotent: false, limits: Limits::FILES,
+    } => runs::app_logs;
     POST "/runner/v1/cleanups/claim" {
         guard: Runner, archived: Free, sees: Sees::DEPLOY, idempotent: false, limits: Limits::SMALL,
     } => runs::claim_cleanup;

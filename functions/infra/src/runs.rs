@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 use shared::{
     Result,
     deploy::{
-        cleanups, runners,
+        app_logs, apps, cleanups, runners,
         runs::{self, claim, logs},
     },
     http::{Ctx, Response, runner_of},
@@ -16,10 +16,28 @@ use shared::{
 pub async fn claim(cx: &Ctx) -> Result<Response> {
     let (runner, team) = runner_of(cx)?;
     runners::seen(&cx.db, runner).await?;
+    let asks = match app_logs::reads_asks(cx.json_object_if_any()?)? {
+        true => app_logs::asks_for(&cx.db, runner, &team).await?,
+        false => Vec::new(),
+    };
     match claim::claim(&cx.db, &cx.config, runner, &team).await? {
+        Some(mut job) if !asks.is_empty() => {
+            job["log_requests"] = Value::from(asks);
+            cx.reply(StatusCode::OK, &job)
+        }
         Some(job) => cx.reply(StatusCode::OK, &job),
+        None if !asks.is_empty() => cx.reply(StatusCode::OK, &json!({ "log_requests": asks })),
         None => cx.no_content(),
     }
+}
+
+/// The lines of an application's container its runner was asked for.
+pub async fn app_logs(cx: &Ctx) -> Result<Response> {
+    let (runner, team) = runner_of(cx)?;
+    let sent = app_logs::Sent::parse(&cx.json_object()?)?;
+    let app = apps::get(&cx.db, &team, cx.param("uuid")).await?;
+    app_logs::keep(&cx.db, &team, runner, &app, sent).await?;
+    cx.reply(StatusCode::OK, &json!({ "kept": true }))
 }
 
 pub async fn heartbeat(cx: &Ctx) -> Result<Response> {

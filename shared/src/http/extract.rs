@@ -43,6 +43,12 @@ pub fn check_guard(caller: &Caller, guard: Guard, method: &str, dialect: Dialect
         }
         Guard::Scope(category) | Guard::SignedIn(category) => Need::Scope(category, Level::Write),
         Guard::Ability(ability) => Need::Ability(ability),
+        Guard::Abilities(all) => {
+            for ability in all {
+                auth::require(caller, Need::Ability(*ability), api(dialect))?;
+            }
+            return Ok(());
+        }
         Guard::Open => return Ok(()),
         Guard::Runner => return Err(auth::Error::BadCredentials.into()),
     };
@@ -229,6 +235,14 @@ mod tests {
         assert!(check_guard(&token(&["root"]), write, "POST", d).is_ok());
         let err = check_guard(&token(&["read", "deploy"]), write, "POST", d).unwrap_err();
         assert_eq!(err.to_string(), "Missing required permissions: write");
+        let both = Guard::Abilities(&[Ability::Write, Ability::ReadSensitive]);
+        assert!(check_guard(&token(&["write", "read:sensitive"]), both, "POST", d).is_ok());
+        assert!(check_guard(&token(&["root"]), both, "POST", d).is_ok());
+        let err = check_guard(&token(&["write"]), both, "POST", d).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "Missing required permissions: read:sensitive"
+        );
         assert!(matches!(
             check_guard(&Caller::Anonymous, read, "GET", d),
             Err(crate::Error::TokenRequired)

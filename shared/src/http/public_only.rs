@@ -7,7 +7,7 @@
 //! to the handler, which answers 404 as for anyone; something they may see
 //! but that is not public is refused with 403.
 
-use super::{Guard, Route, Sees};
+use super::{Route, Sees};
 use crate::{
     Error, Result,
     accounts::{lookup, names::Visibility, principal, teams},
@@ -60,7 +60,7 @@ pub async fn check(db: &Db, caller: &Caller, target: &Target<'_>) -> Result<()> 
 /// Gitea's message names the route's scope category.
 fn refusal(route: &Route) -> Error {
     let what = match (route.guard, route.guard.category()) {
-        (Guard::Ability(_), _) => "resources (deploy resources are private to their team)",
+        (g, _) if g.is_ability() => "resources (deploy resources are private to their team)",
         (_, Some(Category::Repository)) => "repos",
         (_, Some(Category::Issue)) => "issues",
         (_, Some(Category::Organization)) => "orgs",

@@ -147,6 +147,15 @@ impl Ctx {
         }
     }
 
+    /// The body as a JSON object, or `None` when there is none (routes
+    /// whose body is optional).
+    pub fn json_object_if_any(&self) -> Result<Option<serde_json::Map<String, serde_json::Value>>> {
+        if self.body.iter().all(u8::is_ascii_whitespace) {
+            return Ok(None);
+        }
+        self.json_object().map(Some)
+    }
+
     /// A JSON response in this API's dialect.
     pub fn reply(&self, status: StatusCode, value: &impl Serialize) -> Result<Response> {
         Ok(response::json(self.dialect, status, value))

@@ -20,6 +20,10 @@ pub enum Guard {
     SignedIn(Category),
     /// Coolify ability (`root` passes every one).
     Ability(Ability),
+    /// Every one of these Coolify abilities (`root` passes): for what
+    /// grants more than its method suggests (a runner credential receives
+    /// every secret of the deployments it claims).
+    Abilities(&'static [Ability]),
     /// Anyone, signed in or not, whatever the token's scopes: the meta
     /// endpoints clients call before anything else (version, settings,
     /// health). Credentials that are sent must still be valid, unless the
@@ -35,8 +39,13 @@ impl Guard {
     pub fn category(self) -> Option<Category> {
         match self {
             Guard::Scope(c) | Guard::SignedIn(c) => Some(c),
-            Guard::Ability(_) | Guard::Open | Guard::Runner => None,
+            Guard::Ability(_) | Guard::Abilities(_) | Guard::Open | Guard::Runner => None,
         }
+    }
+
+    /// Whether the route is the deploy API's, guarded by abilities.
+    pub fn is_ability(self) -> bool {
+        matches!(self, Guard::Ability(_) | Guard::Abilities(_))
     }
 }
 

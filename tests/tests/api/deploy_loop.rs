@@ -56,6 +56,8 @@ async fn run_once(api: &str, token: &str, env: &[(&str, &str)]) -> (bool, String
         .expect("the runner ends within 90 s")
         .expect("the runner starts");
     let record_text = std::fs::read_to_string(&record).unwrap_or_default();
+    // Shown with a failing test's output.
+    println!("runner: {}", String::from_utf8_lossy(&out.stderr));
     let _ = std::fs::remove_dir_all(&dir);
     assert!(
         out.status.success(),
@@ -180,11 +182,44 @@ async fn a_job_carries_its_variables_and_the_api_masks_them_in_logs() {
         logs.contains("echo ******** done") && logs.contains("plain line"),
         "{logs}"
     );
+    // A value changed, and a shown-once one created, while the run goes on
+    // are masked from the next line on (every instance reads the
+    // variables' version on each call; none keeps old values).
+    let changed = unique("n3w-value");
+    let r = t
+        .patch(&envs, json!({"key": "API_KEY", "value": changed}))
+        .await;
+    assert_eq!(r.status, 201, "{:?}", r.body);
+    let once = unique("0nce-value");
+    let r = t
+        .post(
+            &envs,
+            json!({"key": "ONCE", "value": once, "is_shown_once": true}),
+        )
+        .await;
+    assert_eq!(r.status, 201, "{:?}", r.body);
+    let r = runner
+        .log(&d, &[&format!("now {changed} and {once}")])
+        .await;
+    assert_eq!(r.status, 200, "{:?}", r.body);
+    let logs = t.get(&format!("/deployments/{d}")).await.body["logs"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(!logs.contains(&changed) && !logs.contains(&once), "{logs}");
+    assert!(logs.contains("now ******** and ********"), "{logs}");
+    // The shown-once value reaches no reader of the API, root included.
+    let listed = t.get(&envs).await;
+    assert!(
+        !listed.body.to_string().contains(&once),
+        "{:?}",
+        listed.body
+    );
     // The reason an end gives is masked too.
     let r = runner
         .call(
             &format!("/deployments/{d}/end"),
-            Some(json!({"status": "failed", "error": format!("bad key {secret}")})),
+            Some(json!({"status": "failed", "error": format!("bad key {changed}")})),
         )
         .await;
     assert_eq!(r.status, 200, "{:?}", r.body);
@@ -193,7 +228,166 @@ async fn a_job_carries_its_variables_and_the_api_masks_them_in_logs() {
         .unwrap()
         .to_string();
     assert!(
-        !logs.contains(&secret) && logs.contains("bad key ********"),
+        !logs.contains(&changed) && logs.contains("bad key ********"),
         "{logs}"
     );
+}
+
+/// A running container's last lines come from the server's runner, on
+/// request: a read files an ask and answers 503 with `Retry-After`; the
+/// runner's next claim hands the ask over; the runner's answer is masked
+/// and kept, and the next read gets it.
+#[tokio::test]
+async fn application_logs_come_from_the_server_s_runner_masked() {
+    let t = Team::new().await;
+    let app = t.app(json!({})).await;
+    let secret = unique("l0g-secret");
+    let envs = format!("/applications/{app}/envs");
+    let r = t
+        .post(&envs, json!({"key": "API_KEY", "value": secret}))
+        .await;
+    assert_eq!(r.status, 201, "{:?}", r.body);
+    let path = format!("/applications/{app}/logs?lines=3");
+
+    // No runner of the server has called yet: said so, with when to retry.
+    let r = t.get(&path).await;
+    assert_eq!(r.status, 503, "{:?}", r.body);
+    assert!(
+        r.message()
+            .starts_with("No runner of this application's server has been heard from"),
+        "{:?}",
+        r.body
+    );
+    assert_eq!(r.headers["retry-after"], "10");
+
+    // A claim that says it reads asks gets this one; an older runner's
+    // claim (no body) gets none.
+    let runner = Runner::new(&t, &t.server).await;
+    assert_eq!(runner.call("/claim", None).await.status, 204);
+    let r = runner
+        .call("/claim", Some(json!({"log_requests": true})))
+        .await;
+    assert_eq!(r.status, 200, "{:?}", r.body);
+    let asks = r.body["log_requests"].as_array().expect("asks").clone();
+    assert_eq!(asks.len(), 1, "{asks:?}");
+    assert_eq!(asks[0]["application_uuid"], json!(app));
+    assert_eq!(asks[0]["lines"], 3);
+    assert_eq!(asks[0]["show_timestamps"], false);
+    let r = t.get(&path).await;
+    assert_eq!(r.status, 503, "{:?}", r.body);
+    assert!(r.message().contains("has been asked"), "{:?}", r.body);
+
+    // The reference runner answers it from `docker logs`.
+    let api = t.api.base.clone();
+    let say = format!("token is {secret}");
+    let (_, record) = run_once(
+        &api,
+        &runner.token,
+        &[("FAKE_DOCKER_LINES", "4"), ("FAKE_DOCKER_SAY", &say)],
+    )
+    .await;
+    assert!(
+        record.contains(&format!(
+            "args\tinspect\t--format\t{{{{.State.Running}}}}\t{app}"
+        )),
+        "{record}"
+    );
+    assert!(
+        record.contains(&format!("args\tlogs\t--tail\t3\t{app}")),
+        "{record}"
+    );
+    let r = t.get(&path).await;
+    assert_eq!(r.status, 200, "{:?}", r.body);
+    let logs = r.body["logs"].as_str().expect("logs").to_string();
+    assert!(!logs.contains(&secret), "{logs}");
+    assert!(logs.contains("token is ********"), "{logs}");
+    assert_eq!(logs.lines().count(), 3, "{logs}");
+    // Answered: the ask is gone.
+    let r = runner
+        .call("/claim", Some(json!({"log_requests": true})))
+        .await;
+    assert_eq!(r.status, 204, "{:?}", r.body);
+    // Fewer lines are served from what is kept; more are asked for again.
+    let r = t.get(&format!("/applications/{app}/logs?lines=1")).await;
+    assert_eq!(
+        (
+            r.status,
+            r.body["logs"].as_str().map(str::lines).map(Iterator::count)
+        ),
+        (200, Some(1))
+    );
+    assert_eq!(
+        t.get(&format!("/applications/{app}/logs")).await.status,
+        503
+    );
+
+    // No running container: Coolify's 400.
+    run_once(&api, &runner.token, &[("FAKE_DOCKER_RUNNING", "false")]).await;
+    let r = t.get(&format!("/applications/{app}/logs")).await;
+    assert_eq!(
+        (r.status, r.body),
+        (400, json!({"message": "Application is not running."}))
+    );
+}
+
+/// What a reader or a runner may send, and who may read.
+#[tokio::test]
+async fn application_logs_refuse_bad_input_and_other_callers() {
+    let t = Team::new().await;
+    let app = t.app(json!({})).await;
+    for (query, field) in [
+        ("lines=0", "lines"),
+        ("lines=10001", "lines"),
+        ("lines=ten", "lines"),
+        ("show_timestamps=maybe", "show_timestamps"),
+    ] {
+        let r = t.get(&format!("/applications/{app}/logs?{query}")).await;
+        assert_eq!(r.status, 400, "{query}: {:?}", r.body);
+        assert!(r.body["errors"][field].is_array(), "{query}: {:?}", r.body);
+    }
+    let r = t
+        .get(&format!(
+            "/applications/{}/logs",
+            api_tests::deploy::infra::nobody()
+        ))
+        .await;
+    assert_eq!(r.status, 404, "{:?}", r.body);
+    let other = Team::new().await;
+    assert_eq!(
+        other.get(&format!("/applications/{app}/logs")).await.status,
+        404
+    );
+    let write = t.token_with(&["write"]).await;
+    let r = t
+        .call_as(&write, "GET", &format!("/applications/{app}/logs"), None)
+        .await;
+    assert_eq!(r.status, 403, "{:?}", r.body);
+
+    let runner = Runner::new(&t, &t.server).await;
+    let sent = format!("/applications/{app}/logs");
+    for (body, field) in [
+        (json!({"logs": "x"}), "running"),
+        (json!({"running": "yes"}), "running"),
+        (json!({"running": true, "logs": 5}), "logs"),
+        (json!({"running": true, "lines": 0}), "lines"),
+        (json!({"running": true, "extra": 1}), "extra"),
+        (json!({"log_requests": "yes"}), "log_requests"),
+    ] {
+        let path = if field == "log_requests" {
+            "/claim".to_string()
+        } else {
+            sent.clone()
+        };
+        let r = runner.call(&path, Some(body.clone())).await;
+        assert_eq!(r.status, 400, "{body}: {:?}", r.body);
+        assert!(r.body["errors"][field].is_array(), "{body}: {:?}", r.body);
+    }
+    // A runner of another server may not answer for this application.
+    let elsewhere = Runner::new(&other, &other.server).await;
+    let r = elsewhere
+        .call(&sent, Some(json!({"running": true, "logs": "forged"})))
+        .await;
+    assert_eq!(r.status, 404, "{:?}", r.body);
+    let r = t.get(&format!("/applications/{app}/logs")).await;
+    assert_eq!(r.status, 503, "nothing was kept: {:?}", r.body);
 }

@@ -211,7 +211,7 @@ fn refusal(method: &str, path: &str) -> (Guard, String) {
     let is = |x: &&Route| x.method == method && x.path == path;
     let guard = all_routes().find(is).expect("a route").guard;
     let what = match (guard, guard.category()) {
-        (Guard::Ability(_), _) => "resources",
+        (g, _) if g.is_ability() => "resources",
         (_, Some(Category::Repository)) => "repos",
         (_, Some(Category::Issue)) => "issues",
         (_, Some(Category::Organization)) => "orgs",
@@ -236,10 +236,7 @@ async fn run(api: &Api, tokens: [&str; 3], rows: Vec<Row>, refused: bool, hidden
             assert!(got.status == 200 && text.contains(" open "), "{what}");
         } else if refused && status != 403 {
             assert_eq!(got.status, status, "{what}");
-        } else if refused
-            || matches!(guard, Guard::Ability(_))
-            || template.starts_with("/api/v1/admin/hooks")
-        {
+        } else if refused || guard.is_ability() || template.starts_with("/api/v1/admin/hooks") {
             let refused = got.status == 403 && got.message().starts_with(&refusal);
             assert!(refused, "{what}: want 403 {refusal:?}");
             // The refusal tells nothing about the target.

@@ -9,12 +9,20 @@ use serde_json::json;
 use url::Url;
 
 use crate::{
+    app_logs::{Fetched, LogAsk},
     job::{Cleanup, EndStatus, Job, LogLine},
     report::{ApiError, Reporter},
 };
 
 /// Below API Gateway's 30 s: every call answers well within it.
 const CALL_TIMEOUT: Duration = Duration::from_secs(25);
+
+/// What a claim brought: a job, and asks for containers' logs.
+#[derive(Debug, Default)]
+pub struct Claimed {
+    pub job: Option<Job>,
+    pub asks: Vec<LogAsk>,
+}
 
 /// No `Debug`: it holds the token.
 pub struct Client {
@@ -43,9 +51,37 @@ impl Client {
         Ok(Self { http, base, token })
     }
 
-    /// `POST /runner/v1/claim`: a job, or `None` when there is none.
-    pub async fn claim(&self) -> Result<Option<Job>, ApiError> {
-        self.post_maybe("claim", &["claim"], None).await
+    /// `POST /runner/v1/claim`, saying this runner reads log asks: a job
+    /// (or `None` when there is none), and the asks for containers' logs.
+    pub async fn claim(&self) -> Result<Claimed, ApiError> {
+        let body = json!({ "log_requests": true });
+        let Some(mut answer) = self
+            .post_maybe::<serde_json::Value>("claim", &["claim"], Some(body))
+            .await?
+        else {
+            return Ok(Claimed::default());
+        };
+        let asks = match answer.get_mut("log_requests").map(serde_json::Value::take) {
+            Some(asks) => parse("claim", asks.to_string().as_bytes())?,
+            None => Vec::new(),
+        };
+        let job = match answer.get("deployment_uuid") {
+            Some(_) => Some(parse("claim", answer.to_string().as_bytes())?),
+            None => None,
+        };
+        Ok(Claimed { job, asks })
+    }
+
+    /// `POST /runner/v1/applications/{uuid}/logs`: the answer to an ask.
+    pub async fn send_app_logs(&self, ask: &LogAsk, found: &Fetched) -> Result<(), ApiError> {
+        let body = json!({
+            "running": found.running,
+            "logs": found.text,
+            "lines": ask.lines,
+            "show_timestamps": ask.show_timestamps,
+        });
+        let segments = ["applications", ask.application_uuid.as_str(), "logs"];
+        self.post("app logs", &segments, Some(body)).await.map(drop)
     }
 
     /// `POST /runner/v1/cleanups/claim`.

@@ -6,9 +6,11 @@
 //! I/O (`labels`, `envfile` help it); `run` carries a plan out through
 //! `child`, `logs` and `workdir`, telling a `report::Reporter` what
 //! happens; `api` is that reporter over HTTP; `cleanup` removes what
-//! deleted applications left; `backoff` paces an idle runner's claims.
+//! deleted applications left; `app_logs` answers asks for a container's
+//! last lines; `backoff` paces an idle runner's claims.
 
 pub mod api;
+pub mod app_logs;
 pub mod backoff;
 pub mod child;
 pub mod cleanup;

@@ -5,7 +5,8 @@
 //! `--once` the runner claims forever: when there is nothing to do it waits
 //! 2 s, doubling up to 30 s, and claims again at once after a job. With
 //! `--once` it claims one deployment and one clean-up, carries them out and
-//! exits. The exit status is non-zero only when the runner could not speak
+//! exits. Asks for a container's logs come with a claim and are answered
+//! first. The exit status is non-zero only when the runner could not speak
 //! the protocol (a refused token, an unreachable or unexpected API); a
 //! deployment that failed was reported and is not the runner's failure.
 
@@ -14,6 +15,7 @@ use std::{path::PathBuf, process::ExitCode};
 use runner::{
     TOKEN_ENV,
     api::Client,
+    app_logs::{self, LogAsk},
     backoff::Backoff,
     cleanup,
     report::ApiError,
@@ -105,13 +107,46 @@ async fn main() -> ExitCode {
     }
 }
 
+/// Sends each asked container's last lines; only a refused token stops
+/// the runner.
+async fn answer_asks(
+    client: &Client,
+    settings: &Settings,
+    asks: &[LogAsk],
+) -> Result<(), ApiError> {
+    for ask in asks {
+        let found = match app_logs::fetch(settings, ask).await {
+            Ok(found) => found,
+            Err(e) => {
+                tracing::warn!(application = %ask.application_uuid, error = %e, "log ask not answered");
+                continue;
+            }
+        };
+        match client.send_app_logs(ask, &found).await {
+            Err(ApiError::Unauthorized) => return Err(ApiError::Unauthorized),
+            Err(e) => {
+                tracing::warn!(application = %ask.application_uuid, error = %e, "sending logs failed")
+            }
+            Ok(()) => {
+                tracing::info!(application = %ask.application_uuid, running = found.running, "logs sent")
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Claim and carry out deployments and clean-ups; returns only with
 /// `--once` or on an error the runner cannot carry on after.
 async fn serve(client: &Client, settings: &Settings, once: bool) -> Result<(), ApiError> {
     let mut backoff = Backoff::default();
     loop {
         let mut worked = false;
-        match client.claim().await {
+        let claimed = client.claim().await;
+        if let Ok(c) = &claimed {
+            worked |= !c.asks.is_empty();
+            answer_asks(client, settings, &c.asks).await?;
+        }
+        match claimed.map(|c| c.job) {
             Ok(Some(job)) => {
                 tracing::info!(
                     deployment = %job.deployment_uuid,

@@ -412,6 +412,13 @@ pub async fn delete(db: &Db, team: &Team, app: &AppRecord, flags: &[(&str, bool)
         async { Ok::<_, Error>(envs::remove_all(db, team, &app.uuid).await?) },
     )
     .await;
+    db::cleanup(db, "container logs of a deleted application", async {
+        Ok::<_, Error>(
+            db.batch_delete(vec![team.key(&keys::app_logs_sk(&app.uuid))])
+                .await?,
+        )
+    })
+    .await;
     Ok(())
 }
 

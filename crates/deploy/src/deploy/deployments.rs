@@ -155,20 +155,28 @@ pub fn queue(
     };
     let mut it = item(team, &sk(&d.deployment_uuid), "deployment", &d)?;
     let order = format!("{}#{}", d.created_at, d.deployment_uuid);
-    it.insert(
-        "gsi1pk".into(),
-        db::s(keys::app_deployments_pk(&team.name, &app.uuid)),
-    );
+    // A stop reaches the runner through its server's queue entry alone:
+    // Coolify lists none among deployments, nor counts it.
+    let listed = d.action != Action::Stop;
+    let history = match listed {
+        true => keys::app_deployments_pk(&team.name, &app.uuid),
+        false => keys::app_stops_pk(&team.name, &app.uuid),
+    };
+    it.insert("gsi1pk".into(), db::s(history));
     it.insert("gsi1sk".into(), db::s(&order));
-    it.insert("gsi2pk".into(), db::s(keys::team_queue_pk(&team.name)));
-    it.insert("gsi2sk".into(), db::s(&order));
+    if listed {
+        it.insert("gsi2pk".into(), db::s(keys::team_queue_pk(&team.name)));
+        it.insert("gsi2sk".into(), db::s(&order));
+    }
     tx.put_if_absent(it)?;
     tx.put(queue_entry_item(&team.name, &d))?;
-    tx.change(
-        team.key(&keys::deployment_count_sk(&app.uuid)),
-        Change::new().add("n", db::n(1)),
-        None,
-    )?;
+    if listed {
+        tx.change(
+            team.key(&keys::deployment_count_sk(&app.uuid)),
+            Change::new().add("n", db::n(1)),
+            None,
+        )?;
+    }
     tx.put(event(db, team, outbox::DEPLOYMENT_QUEUED, &d)?)?;
     Ok(d)
 }
@@ -276,14 +284,13 @@ pub async fn running(db: &Db, team: &Team) -> Result<Vec<DeploymentRecord>> {
 /// `check-data` does for leftovers) changes nothing twice.
 pub async fn cancel_queued(db: &Db, team: &Team, app: &str) -> Result<()> {
     use futures::{StreamExt, TryStreamExt};
-    let all = by_index(
-        db,
-        &table::INDEXES[0],
+    let mut all = Vec::new();
+    for pk in [
         keys::app_deployments_pk(&team.name, app),
-        true,
-        usize::MAX,
-    )
-    .await?;
+        keys::app_stops_pk(&team.name, app),
+    ] {
+        all.extend(by_index(db, &table::INDEXES[0], pk, true, usize::MAX).await?);
+    }
     let open: Vec<_> = all
         .iter()
         .filter(|d| d.status == "queued" || d.status == "in_progress")

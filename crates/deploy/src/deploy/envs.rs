@@ -68,11 +68,28 @@ fn tally_sk(app: &str) -> String {
 }
 
 /// Adds `count` variables and `bytes` value bytes to an application's
-/// tally.
+/// tally, and moves its version: every write of a variable goes through
+/// here, so the version tells log masking its values changed.
 fn tally(count: i64, bytes: i64) -> db::Change {
     db::Change::new()
         .add("count", db::n(count))
         .add("bytes", db::n(bytes))
+        .add("version", db::n(1))
+}
+
+/// What moves whenever a variable of `app` is created, changed or
+/// deleted: its tally's version and counts, read strongly consistent (one
+/// small item). Counts are part of it for tallies a release before the
+/// version wrote.
+pub async fn stamp(db: &Db, team: &Team, app: &str) -> Result<String> {
+    let Some(tally) = db.get(team.key(&tally_sk(app))).await? else {
+        return Ok(String::new());
+    };
+    let n = |name: &str| match tally.get(name) {
+        Some(db::Value::N(n)) => n.as_str(),
+        _ => "-",
+    };
+    Ok(format!("{}/{}/{}", n("version"), n("count"), n("bytes")))
 }
 
 /// A stored variable: the record and its sealed value.

@@ -66,6 +66,16 @@ pub enum Error {
         from: &'static str,
         to: &'static str,
     },
+    /// A user cancels a deployment that has ended (Coolify's 400).
+    #[error("a {status} deployment cannot be cancelled")]
+    NotCancellable { status: &'static str },
+    /// No container of the application runs (Coolify's 400).
+    #[error("the application is not running")]
+    AppNotRunning,
+    /// The server's runner has not sent the application's logs yet;
+    /// `heard` tells whether any runner of the server ever called.
+    #[error("the application's logs are not in yet")]
+    LogsPending { heard: bool },
     /// A runner reports on a deployment that is no longer its to run
     /// (ended, or failed as silent).
     #[error("the deployment is no longer the runner's ({status})")]

@@ -22,10 +22,12 @@
 //!   `triggers.rs` reads `/deploy`, start, stop and restart; `runs/`
 //!   moves deployments as runners claim, heartbeat, log and end them;
 //!   `runners.rs` holds runner credentials; `cleanups.rs` the clean-ups
-//!   a delete leaves for the server.
+//!   a delete leaves for the server; `app_logs.rs` a running container's
+//!   lines, fetched by the server's runner on request.
 //! - `views.rs`: the Coolify JSON of each record.
 //! - `error.rs`: what goes wrong, converted by the crate's `errors.rs`.
 
+pub mod app_logs;
 pub mod apps;
 pub mod cleanups;
 pub mod create;

@@ -155,6 +155,18 @@ pub async fn list(db: &Db, team: &Team, server: &str) -> Result<Vec<Value>> {
         .collect())
 }
 
+/// The server's runner heard from last: its name and when (`None` when
+/// none ever called). A runner's `last_seen_at` moves at most once a
+/// minute.
+pub async fn last_heard(db: &Db, team: &Team, server: &str) -> Result<Option<(String, String)>> {
+    let listed = list(db, team, server).await?;
+    Ok(listed
+        .iter()
+        .filter_map(|r| Some((r["name"].as_str()?, r["last_seen_at"].as_str()?)))
+        .max_by(|a, b| a.1.cmp(b.1))
+        .map(|(name, at)| (name.to_string(), at.to_string())))
+}
+
 /// Revokes a runner: its next call is refused.
 pub async fn revoke(db: &Db, team: &Team, server: &str, runner: &str) -> Result<()> {
     let uuid = model::parse_uuid(runner).ok_or(Error::NotFound(Object::Runner))?;

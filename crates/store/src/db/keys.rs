@@ -377,6 +377,13 @@ pub fn app_deployments_pk(team: &str, app: &str) -> String {
     format!("DAPPDEPLOY#{}#{app}", fold(team))
 }
 
+/// Index key of one application's stops (gsi1): Coolify lists no stop
+/// among deployments, but a deleted application's open ones are found
+/// here to be cancelled.
+pub fn app_stops_pk(team: &str, app: &str) -> String {
+    format!("DAPPSTOP#{}#{app}", fold(team))
+}
+
 /// Index key of a team's queued or running deployments (gsi2).
 pub fn team_queue_pk(team: &str) -> String {
     format!("DQUEUE#{}", fold(team))
@@ -390,6 +397,18 @@ pub fn team_queue_pk(team: &str) -> String {
 /// The partition of a server's queued deployments.
 pub fn server_queue_pk(server: &str) -> String {
     format!("SRVQ#{server}")
+}
+
+/// A server's open asks for its applications' container logs, one per
+/// application (`deploy::app_logs`), which its runner's claim answers.
+pub fn server_log_asks_pk(server: &str) -> String {
+    format!("SRVLOGS#{server}")
+}
+
+/// The last lines an application's runner sent of its container (team
+/// partition).
+pub fn app_logs_sk(app: &str) -> String {
+    format!("APPLOGS#{app}")
 }
 
 /// One queued deployment in its server's queue, oldest first.

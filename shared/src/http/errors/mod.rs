@@ -49,7 +49,7 @@ impl ToResponse for Error {
             (Error::Locked(_), _) => StatusCode::LOCKED,
             (Error::TooManyRequests { .. }, _) => StatusCode::TOO_MANY_REQUESTS,
             (Error::Internal(_), _) => StatusCode::INTERNAL_SERVER_ERROR,
-            (Error::Unavailable(_) | Error::OutcomeUnknown(_), _) => {
+            (Error::Unavailable(_) | Error::OutcomeUnknown(_) | Error::NotYet { .. }, _) => {
                 StatusCode::SERVICE_UNAVAILABLE
             }
         }
@@ -58,7 +58,9 @@ impl ToResponse for Error {
     fn into_response(self, dialect: Dialect, config: &Config, request_id: &str) -> Response {
         let status = self.status(dialect);
         let wait = match self {
-            Error::TooManyRequests { retry_after, .. } => Some(retry_after),
+            Error::TooManyRequests { retry_after, .. } | Error::NotYet { retry_after, .. } => {
+                Some(retry_after)
+            }
             _ => None,
         };
         if matches!(self, Error::ForbiddenEmpty) {

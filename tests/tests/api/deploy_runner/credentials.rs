@@ -89,6 +89,33 @@ async fn runner_credentials_are_shown_once_listed_and_revoked() {
     assert_eq!(t.post(&path, json!({"name": "after"})).await.status, 201);
 }
 
+/// A runner receives every variable of what it claims, shown-once ones
+/// too, so `write` alone may not mint one: `read:sensitive` too, or `root`.
+#[tokio::test]
+async fn minting_a_runner_takes_write_and_read_sensitive() {
+    let t = Team::new().await;
+    let path = format!("/servers/{}/runners", t.server);
+    let missing = |a: &str| message(&format!("Missing required permissions: {a}"));
+    for (abilities, missing_one) in [
+        (&["write"][..], Some("read:sensitive")),
+        (&["write", "deploy"][..], Some("read:sensitive")),
+        (&["read", "read:sensitive"][..], Some("write")),
+        (&["write", "read:sensitive"][..], None),
+        (&["root"][..], None),
+    ] {
+        let token = t.token_with(abilities).await;
+        let r = t
+            .call_as(&token, "POST", &path, Some(json!({"name": "r"})))
+            .await;
+        match missing_one {
+            Some(m) => assert_eq!((r.status, &r.body), (403, &missing(m)), "{abilities:?}"),
+            None => assert_eq!(r.status, 201, "{abilities:?}: {:?}", r.body),
+        }
+    }
+    // Refused ones made nothing: the root and write+read:sensitive ones only.
+    assert_eq!(t.get(&path).await.body.as_array().unwrap().len(), 2);
+}
+
 #[tokio::test]
 async fn a_deleted_server_s_runners_are_revoked() {
     let t = Team::new().await;

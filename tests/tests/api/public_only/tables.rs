@@ -135,6 +135,7 @@ GET /deploy       POST /deploy     POST /deployments/{uuid}/cancel
 GET /applications/{uuid}/start     POST /applications/{uuid}/start
 GET /applications/{uuid}/stop      POST /applications/{uuid}/stop
 GET /applications/{uuid}/restart   POST /applications/{uuid}/restart
+GET /applications/{uuid}/logs
 GET /servers/{uuid}/runners        POST /servers/{uuid}/runners
 DELETE /servers/{uuid}/runners/{runner_uuid}
 GET /applications/{uuid}/envs      POST /applications/{uuid}/envs

@@ -5,13 +5,15 @@
 //! that contains another is masked whole. Shorter values would mask
 //! ordinary text ("1", "on") and are not secrets worth the name.
 //!
-//! A warm instance keeps a run's values for a minute, so a burst of log
-//! calls opens them once, not once per call.
+//! Values are masked as they are when the line arrives: each call reads
+//! the application's variable version (`envs::stamp`, one small item), and
+//! a warm instance reuses the values it opened for that version only, so a
+//! burst of log calls opens them once, and a variable created or changed a
+//! moment ago (on any instance) is masked from its next line on.
 
 use std::{
     collections::HashMap,
     sync::{Arc, Mutex},
-    time::{Duration, Instant},
 };
 
 use crate::{
@@ -21,7 +23,6 @@ use crate::{
 
 pub const MASK: &str = "********";
 const SHORTEST: usize = 3;
-const KEEP: Duration = Duration::from_secs(60);
 const KEPT: usize = 64;
 
 /// The strings to mask for a set of values, longest first.
@@ -51,20 +52,23 @@ pub fn mask(line: &str, needles: &[String]) -> String {
     out
 }
 
-type Kept = HashMap<String, (Instant, Arc<Vec<String>>)>;
+/// Per team, application and scope: the stamp the needles were read at.
+type Kept = HashMap<String, (String, Arc<Vec<String>>)>;
 
 fn kept() -> &'static Mutex<Kept> {
     static KEPT_VALUES: std::sync::OnceLock<Mutex<Kept>> = std::sync::OnceLock::new();
     KEPT_VALUES.get_or_init(Mutex::default)
 }
 
-/// The needles of a run of `app`: its variables of the run's scope.
+/// The needles of a run of `app`: its variables of the run's scope, as
+/// they are now.
 pub async fn for_run(db: &Db, team: &Team, app: &str, preview: bool) -> Result<Arc<Vec<String>>> {
+    let stamp = envs::stamp(db, team, app).await?;
     let id = format!("{}|{app}|{preview}", team.name);
     {
         let kept = kept().lock().unwrap_or_else(|p| p.into_inner());
         if let Some((at, n)) = kept.get(&id)
-            && at.elapsed() < KEEP
+            && *at == stamp
         {
             return Ok(n.clone());
         }
@@ -73,12 +77,9 @@ pub async fn for_run(db: &Db, team: &Team, app: &str, preview: bool) -> Result<A
     let found = Arc::new(needles(values.iter().map(|v| v.value.as_str())));
     let mut kept = kept().lock().unwrap_or_else(|p| p.into_inner());
     if kept.len() >= KEPT {
-        kept.retain(|_, (at, _)| at.elapsed() < KEEP);
-        if kept.len() >= KEPT {
-            kept.clear();
-        }
+        kept.clear();
     }
-    kept.insert(id, (Instant::now(), found.clone()));
+    kept.insert(id, (stamp, found.clone()));
     Ok(found)
 }
 

@@ -56,13 +56,16 @@ pub fn last_sign_of_life(d: &DeploymentRecord) -> Option<DateTime<Utc>> {
 
 /// A user's cancel: a queued deployment leaves its server's queue; a
 /// running one stays its runner's, which sees the cancel at its next
-/// heartbeat and stops it. Anything else is a 409 naming both states.
+/// heartbeat and stops it. One that has ended is Coolify's 400 naming its
+/// status.
 pub async fn cancel(db: &Db, config: &Config, team: &Team, uuid: &str) -> Result<DeploymentRecord> {
     for _ in 0..3 {
         let d = deployments::find(db, team, uuid).await?;
         let d = settle_if_silent(db, config, team, d).await?;
         let from = d.state()?;
-        let to = lifecycle::apply(from, Move::Cancel)?;
+        let to = lifecycle::apply(from, Move::Cancel).map_err(|_| Error::NotCancellable {
+            status: from.as_str(),
+        })?;
         let mut tx = db.tx();
         let now = timestamp();
         tx.change(
