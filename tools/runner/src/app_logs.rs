@@ -214,6 +214,6 @@ mod tests {
     fn answers_keep_the_last_lines_that_fit() {
         let lines: VecDeque<String> = ["one", "two", "three"].map(String::from).into();
         assert_eq!(within(lines.clone(), 100), "one\ntwo\nthree\n");
-        assert_eq!(within(lines, 10), "three\n");
+        assert_eq!(within(lines, 9), "three\n");
     }
 }
