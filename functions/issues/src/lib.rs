@@ -12,15 +12,16 @@ mod handlers;
 mod lock;
 mod pulls;
 mod reactions;
+mod times;
 
 use shared::{
-    auth::scope::Category::{Issue, Repository},
+    auth::scope::Category::{Issue, Repository, User},
     db::Action::{
         BatchGetItem, ConditionCheckItem, DeleteItem, GetItem, PutItem, Query, UpdateItem,
     },
     http::{
         Archived::{Free, Locked},
-        Guard::Scope,
+        Guard::{Scope, SignedIn},
         Limits, Sees,
     },
 };
@@ -159,7 +160,47 @@ shared::routes! {
     DELETE "/api/v1/repos/{owner}/{repo}/issues/comments/{id}/reactions" {
         guard: Scope(Issue), archived: Locked, sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
     } => reactions::remove_comment;
+
+    // Tracked times and stopwatches (Gitea's `issue_tracked_time.go`,
+    // `issue_stopwatch.go`), all behind `reqToken()`: the issue's under
+    // the issue scope, the repository's under the repository scope (Gitea
+    // groups `/times` with the repository), the caller's under the user
+    // scope.
+    GET "/api/v1/repos/{owner}/{repo}/issues/{index}/times" {
+        guard: SignedIn(Issue), archived: Free, sees: Sees::REPO, idempotent: false, limits: TIMES,
+    } => times::list_issue;
+    POST "/api/v1/repos/{owner}/{repo}/issues/{index}/times" {
+        guard: SignedIn(Issue), archived: Locked, sees: Sees::REPO, idempotent: true, limits: Limits::SMALL,
+    } => times::add;
+    DELETE "/api/v1/repos/{owner}/{repo}/issues/{index}/times" {
+        guard: SignedIn(Issue), archived: Locked, sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
+    } => times::reset;
+    DELETE "/api/v1/repos/{owner}/{repo}/issues/{index}/times/{id}" {
+        guard: SignedIn(Issue), archived: Locked, sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
+    } => times::delete;
+    POST "/api/v1/repos/{owner}/{repo}/issues/{index}/stopwatch/start" {
+        guard: SignedIn(Issue), archived: Locked, sees: Sees::REPO, idempotent: true, limits: Limits::SMALL,
+    } => times::start;
+    POST "/api/v1/repos/{owner}/{repo}/issues/{index}/stopwatch/stop" {
+        guard: SignedIn(Issue), archived: Locked, sees: Sees::REPO, idempotent: true, limits: Limits::SMALL,
+    } => times::stop;
+    DELETE "/api/v1/repos/{owner}/{repo}/issues/{index}/stopwatch/delete" {
+        guard: SignedIn(Issue), archived: Locked, sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
+    } => times::cancel;
+    GET "/api/v1/repos/{owner}/{repo}/times" {
+        guard: SignedIn(Repository), archived: Free, sees: Sees::REPO, idempotent: false, limits: TIMES,
+    } => times::list_repo;
+    // The caller's own: `public-only` tokens see their public ones only.
+    GET "/api/v1/user/times" {
+        guard: SignedIn(User), archived: Free, sees: &[Sees::Caller], idempotent: false, limits: TIMES,
+    } => times::list_mine;
+    GET "/api/v1/user/stopwatches" {
+        guard: SignedIn(User), archived: Free, sees: &[Sees::Caller], idempotent: false, limits: Limits::list(&[]),
+    } => times::stopwatches;
 }
+
+/// A tracked-time list: the issues' bodies may be left out.
+const TIMES: Limits = Limits::list(&["issue.body"]);
 
 /// A comment list: bodies may be left out.
 const COMMENTS: Limits = Limits::list(&["body"]);

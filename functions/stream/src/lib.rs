@@ -22,6 +22,7 @@ use shared::{
     issues::{
         index::{Indexer, stubs::Stubs},
         reactions::cleanup::Leftovers,
+        times::cleanup::TimeLeftovers,
     },
     stream::{line::ParkedLine, park, retry},
 };
@@ -92,13 +93,15 @@ async fn retry_parked_now(app: &App, db: &Db) -> Result<retry::Retried, shared::
 
 /// The handlers of one batch, made afresh for each (so they may keep
 /// caches for the batch), in the order they see each change: the search
-/// index, the comment listings, deleted comments' reactions, then
+/// index, the comment listings, deleted comments' reactions, deleted
+/// issues' and repositories' tracked times, then
 /// webhooks (events into deliveries, deliveries sent).
 pub fn handlers(app: &App) -> Vec<Box<dyn shared::stream::Handler>> {
     vec![
         Box::new(Indexer::default()),
         Box::new(Stubs),
         Box::new(Leftovers),
+        Box::new(TimeLeftovers),
         Box::new(Notifier::new(app.config.clone())),
         Box::new(Sender::new(app.config.clone())),
     ]

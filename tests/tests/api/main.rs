@@ -53,4 +53,5 @@ mod search_index;
 mod storage;
 mod stream;
 mod team_ids;
+mod times;
 mod webhooks;

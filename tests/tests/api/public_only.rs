@@ -35,6 +35,8 @@ pub(crate) struct World {
     pub(crate) milestone: i64,
     /// A comment on issue 1.
     pub(crate) comment: i64,
+    /// A tracked time on issue 1.
+    pub(crate) time: i64,
     /// Hooks of the repository, the organisation, the user whose token
     /// is `me`, and the site.
     pub(crate) repo_hook: i64,
@@ -74,6 +76,7 @@ fn fill(method: &str, route: &str, w: &World) -> String {
             ("milestones", "{id}") => w.milestone.to_string(),
             ("tokens", "{id}") => w.token.clone(),
             ("comments", "{id}") => w.comment.to_string(),
+            ("times", "{id}") => w.time.to_string(),
             ("hooks", "{id}") if route.starts_with("/repos/") => w.repo_hook.to_string(),
             ("hooks", "{id}") if route.starts_with("/orgs/") => w.org_hook.to_string(),
             ("hooks", "{id}") if route.starts_with("/user/") => w.user_hook.to_string(),
@@ -91,6 +94,7 @@ fn fill(method: &str, route: &str, w: &World) -> String {
             }
             ("pulls", "{index}") => "3".into(),
             (_, "{index}") if route.ends_with("/blocks") => "2".into(),
+            (_, "{index}") if route.contains("/times") => "1".into(),
             (_, "{index}") if method == "DELETE" && route.ends_with('}') => "4".into(),
             (_, "{index}") => "1".into(),
             (_, "{environment}") => "production".into(),
@@ -133,6 +137,7 @@ fn body(key: &str, w: &World) -> Option<Value> {
         "comment" => json!({"body": "a comment"}),
         "lock" => json!({"lock_reason": "Resolved"}),
         "reaction" => json!({"content": "heart"}),
+        "time" => json!({"time": 60}),
         "hook" => hook_body(),
         "hookedit" => json!({"active": false}),
         other => panic!("no body {other:?}"),
@@ -295,6 +300,15 @@ pub(crate) async fn side(api: &Api, u: &TestUser, org_vis: &str, private: bool, 
     let text = json!({"body": format!("{} {word} comment", w.mark)});
     let made = ok(api, t, "POST", format!("{r}/issues/1/comments"), text).await;
     w.comment = made["id"].as_i64().unwrap();
+    let made = ok(
+        api,
+        t,
+        "POST",
+        format!("{r}/issues/1/times"),
+        json!({"time": 60}),
+    )
+    .await;
+    w.time = made["id"].as_i64().unwrap();
 }
 
 /// The newest delivery of the hook at `hook` (under /api/v1), once the

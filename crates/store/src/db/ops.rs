@@ -179,6 +179,27 @@ impl Db {
         }
     }
 
+    /// How many items `q` matches, if at most `max`; `None` past it. The
+    /// pages stop once `max` is passed, so the cost is bounded by `max`
+    /// items whatever the range holds.
+    pub async fn count_at_most(&self, q: Query, max: i64) -> Result<Option<i64>, DbError> {
+        let mut total = 0i64;
+        let mut start = q.start.clone();
+        loop {
+            let left = (max + 1 - total).clamp(1, i64::from(i32::MAX)) as i32;
+            let page = q.clone().limit(left).after(start.take());
+            let out = self.query_once(&page, true).await?;
+            total += i64::from(out.count);
+            if total > max {
+                return Ok(None);
+            }
+            match out.last_evaluated_key.filter(|k| !k.is_empty()) {
+                Some(k) => start = Some(k),
+                None => return Ok(Some(total)),
+            }
+        }
+    }
+
     /// How many items `q` matches, counted page by page (each page reads
     /// at most `q`'s limit).
     pub async fn count(&self, q: Query) -> Result<i64, DbError> {

@@ -140,6 +140,26 @@ impl From<E> for Error {
                 Error::Forbidden(format!("'{raw}' is not an allowed reaction"))
             }
             E::ReactionLocked => Error::Forbidden("no permission to change reaction".into()),
+            // Tracked times and stopwatches: Gitea's statuses and texts.
+            E::TrackerOff => Error::BadRequest("time tracking disabled".into()),
+            E::TrackerHidden => Error::NotFound("Timetracker is disabled".into()),
+            E::MayNotTrack | E::NotYourTime => Error::ForbiddenEmpty,
+            E::QueryByUser => {
+                Error::Forbidden("query by user not allowed; not enough rights".into())
+            }
+            E::NoSuchTime(id) => {
+                Error::NotFound(format!("tracked time does not exist [id: {id}]"))
+            }
+            E::NoTimes => Error::NotFound("tracked time does not exist".into()),
+            E::TooManyTimes(max) => Error::Unprocessable(format!(
+                "at most {max} tracked times per user on one issue; delete or reset some first"
+            )),
+            E::StopwatchRunning => {
+                Error::Conflict("cannot start a stopwatch again if it already exists".into())
+            }
+            E::NoStopwatch => {
+                Error::Conflict("cannot stop/cancel a non existent stopwatch".into())
+            }
             E::Labels(e) => e.into(),
             E::Milestones(e) => e.into(),
             E::Db(e) => e.into(),

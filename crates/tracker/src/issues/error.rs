@@ -118,6 +118,30 @@ pub enum Error {
     #[error("the issue is locked: only writers change its reactions")]
     ReactionLocked,
 
+    // Tracked times and stopwatches.
+    /// A write or a repository listing while the tracker is off.
+    #[error("time tracking disabled")]
+    TrackerOff,
+    /// An issue's listing while the tracker is off (Gitea: 404).
+    #[error("the time tracker is disabled")]
+    TrackerHidden,
+    #[error("may not track time on this issue")]
+    MayNotTrack,
+    #[error("neither the time's user nor a site admin")]
+    NotYourTime,
+    #[error("query by user not allowed; not enough rights")]
+    QueryByUser,
+    #[error("no tracked time {0} on this issue")]
+    NoSuchTime(i64),
+    #[error("no tracked time of the caller on this issue")]
+    NoTimes,
+    #[error("at most {0} tracked times per user on one issue")]
+    TooManyTimes(i64),
+    #[error("a stopwatch runs on this issue already")]
+    StopwatchRunning,
+    #[error("no stopwatch runs on this issue")]
+    NoStopwatch,
+
     // State.
     #[error("the pull request is merged")]
     Merged,

@@ -29,6 +29,7 @@ pub mod pull_list;
 pub mod reactions;
 pub mod rules;
 pub mod search;
+pub mod times;
 pub mod views;
 
 use serde::{Deserialize, Serialize};

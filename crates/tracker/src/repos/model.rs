@@ -29,6 +29,14 @@ pub struct RepoRecord {
     pub has_pull_requests: bool,
     #[serde(default = "yes")]
     pub enable_issue_dependencies: bool,
+    /// Gitea's time tracker, on by default (as Gitea's
+    /// `DEFAULT_ENABLE_TIMETRACKING`); absent on older items means on.
+    #[serde(default = "yes")]
+    pub enable_time_tracker: bool,
+    /// Only writers, the issue's poster and its assignees may track time
+    /// (Gitea's `DEFAULT_ALLOW_ONLY_CONTRIBUTORS_TO_TRACK_TIME`, true).
+    #[serde(default = "yes")]
+    pub allow_only_contributors_to_track_time: bool,
     #[serde(default)]
     pub default_branch: String,
     pub created: i64,
@@ -104,6 +112,8 @@ impl RepoStats {
             has_issues: self.has_issues?,
             has_pull_requests: self.has_pull_requests?,
             enable_issue_dependencies: true,
+            enable_time_tracker: true,
+            allow_only_contributors_to_track_time: true,
             default_branch: String::new(),
             created: 0,
             updated: 0,
@@ -177,6 +187,8 @@ pub struct RepoEdit {
     pub has_pull_requests: Option<bool>,
     pub default_branch: Option<String>,
     pub enable_issue_dependencies: Option<bool>,
+    pub enable_time_tracker: Option<bool>,
+    pub allow_only_contributors_to_track_time: Option<bool>,
 }
 
 impl RepoEdit {
@@ -213,6 +225,12 @@ impl RepoEdit {
         if let Some(dep) = self.enable_issue_dependencies {
             repo.enable_issue_dependencies = dep;
         }
+        if let Some(on) = self.enable_time_tracker {
+            repo.enable_time_tracker = on;
+        }
+        if let Some(only) = self.allow_only_contributors_to_track_time {
+            repo.allow_only_contributors_to_track_time = only;
+        }
         repo.updated = now;
         Ok(())
     }
@@ -232,6 +250,8 @@ pub fn new_record(id: i64, owner: &str, new: NewRepo, now: i64) -> RepoRecord {
         has_issues: true,
         has_pull_requests: true,
         enable_issue_dependencies: true,
+        enable_time_tracker: true,
+        allow_only_contributors_to_track_time: true,
         default_branch: new.default_branch,
         created: now,
         updated: now,

@@ -31,6 +31,10 @@ impl TryFrom<CreateRepoOption> for NewRepo {
 pub struct InternalTrackerOption {
     #[serde(default)]
     pub enable_issue_dependencies: Option<bool>,
+    #[serde(default)]
+    pub enable_time_tracker: Option<bool>,
+    #[serde(default)]
+    pub allow_only_contributors_to_track_time: Option<bool>,
 }
 
 /// The parts of Gitea's `EditRepoOption` this service keeps.
@@ -58,6 +62,7 @@ pub struct EditRepoOption {
 
 impl From<EditRepoOption> for RepoEdit {
     fn from(o: EditRepoOption) -> Self {
+        let tracker = o.internal_tracker.as_ref();
         RepoEdit {
             name: o.name,
             description: o.description,
@@ -67,7 +72,10 @@ impl From<EditRepoOption> for RepoEdit {
             has_issues: o.has_issues,
             has_pull_requests: o.has_pull_requests,
             default_branch: o.default_branch,
-            enable_issue_dependencies: o.internal_tracker.and_then(|t| t.enable_issue_dependencies),
+            enable_issue_dependencies: tracker.and_then(|t| t.enable_issue_dependencies),
+            enable_time_tracker: tracker.and_then(|t| t.enable_time_tracker),
+            allow_only_contributors_to_track_time: tracker
+                .and_then(|t| t.allow_only_contributors_to_track_time),
         }
     }
 }

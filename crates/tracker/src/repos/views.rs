@@ -151,8 +151,8 @@ impl Repository {
             has_code: false,
             has_issues: repo.has_issues,
             internal_tracker: InternalTracker {
-                enable_time_tracker: false,
-                allow_only_contributors_to_track_time: true,
+                enable_time_tracker: repo.enable_time_tracker,
+                allow_only_contributors_to_track_time: repo.allow_only_contributors_to_track_time,
                 enable_issue_dependencies: repo.enable_issue_dependencies,
             },
             has_wiki: false,

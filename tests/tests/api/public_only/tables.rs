@@ -77,6 +77,17 @@ owner DELETE /repos/{owner}/{repo}/issues/{index}/reactions          reaction
 owner POST   /repos/{owner}/{repo}/issues/comments/{id}/reactions    reaction
 owner GET    /repos/{owner}/{repo}/issues/comments/{id}/reactions
 owner DELETE /repos/{owner}/{repo}/issues/comments/{id}/reactions    reaction
+owner POST   /repos/{owner}/{repo}/issues/{index}/times              time
+owner GET    /repos/{owner}/{repo}/issues/{index}/times
+owner GET    /repos/{owner}/{repo}/times
+me    GET    /user/times
+owner POST   /repos/{owner}/{repo}/issues/{index}/stopwatch/start
+me    GET    /user/stopwatches
+owner POST   /repos/{owner}/{repo}/issues/{index}/stopwatch/stop
+owner POST   /repos/{owner}/{repo}/issues/{index}/stopwatch/start
+owner DELETE /repos/{owner}/{repo}/issues/{index}/stopwatch/delete
+owner DELETE /repos/{owner}/{repo}/issues/{index}/times/{id}
+owner DELETE /repos/{owner}/{repo}/issues/{index}/times
 owner PUT    /repos/{owner}/{repo}/issues/{index}/lock               lock
 owner DELETE /repos/{owner}/{repo}/issues/{index}/lock
 owner POST   /repos/{owner}/{repo}/hooks                             hook

@@ -131,6 +131,8 @@ mod tests {
             has_issues: true,
             has_pull_requests: true,
             enable_issue_dependencies: true,
+            enable_time_tracker: true,
+            allow_only_contributors_to_track_time: true,
             default_branch: "main".into(),
             created: 0,
             updated: 0,

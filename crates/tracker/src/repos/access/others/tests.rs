@@ -35,6 +35,8 @@ fn ctx(private: bool, org: bool) -> RepoContext {
         has_issues: true,
         has_pull_requests: true,
         enable_issue_dependencies: true,
+        enable_time_tracker: true,
+        allow_only_contributors_to_track_time: true,
         default_branch: String::new(),
         created: 0,
         updated: 0,
