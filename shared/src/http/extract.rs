@@ -26,6 +26,7 @@ pub fn api(dialect: Dialect) -> Api {
 /// Checks a route's guard: Gitea scopes by method (reads need `read:`),
 /// Coolify abilities as declared.
 pub fn check_guard(caller: &Caller, guard: Guard, method: &str, dialect: Dialect) -> Result<()> {
+    let guard = guard.for_caller(caller);
     if matches!(guard, Guard::SignedIn(_)) && caller.principal().is_none() {
         return Err(crate::Error::TokenRequired);
     }
@@ -44,7 +45,9 @@ pub fn check_guard(caller: &Caller, guard: Guard, method: &str, dialect: Dialect
         Guard::Scope(category) | Guard::SignedIn(category) => Need::Scope(category, Level::Write),
         Guard::Ability(ability) => Need::Ability(ability),
         Guard::Open => return Ok(()),
-        Guard::Runner => return Err(auth::Error::BadCredentials.into()),
+        Guard::Runner | Guard::ScopeOrAbility(..) => {
+            return Err(auth::Error::BadCredentials.into());
+        }
     };
     Ok(auth::require(caller, need, api(dialect))?)
 }
