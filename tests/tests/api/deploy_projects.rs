@@ -595,3 +595,87 @@ async fn an_environment_delete_and_a_create_into_it_never_both_win() {
         }
     }
 }
+
+/// Records an older release wrote have no numeric ids: they render
+/// without them (never 0 or null, which clients would match), and the
+/// repair of `check-data` numbers them, parents first.
+#[tokio::test]
+async fn records_from_before_ids_render_without_them_until_the_repair() {
+    use aws_sdk_dynamodb::types::AttributeValue;
+    use shared::db::keys;
+    let t = Team::new().await;
+    let app = t.app(json!({})).await;
+    let pk = keys::deploy_team_pk(&t.user.name);
+    let project_sk = keys::project_sk(&t.project);
+    let env_sk = keys::environment_sk(&t.project, &t.environment);
+    let app_sk = format!("APP#{app}");
+    let (client, table) = api_tests::table().await;
+    // As an older release wrote them.
+    for (sk, attributes) in [
+        (&project_sk, "id"),
+        (&env_sk, "id, project_id"),
+        (&app_sk, "id, environment_id"),
+    ] {
+        client
+            .update_item()
+            .table_name(&table)
+            .set_key(Some(keys::key(&pk, sk)))
+            .update_expression(format!("REMOVE {attributes}"))
+            .send()
+            .await
+            .unwrap();
+    }
+    let project = t.get(&format!("/projects/{}", t.project)).await.body;
+    assert!(project.get("id").is_none(), "{project}");
+    let env = &project["environments"][0];
+    assert!(
+        env.get("id").is_none() && env.get("project_id").is_none(),
+        "{env}"
+    );
+    let got = t.get(&format!("/applications/{app}")).await.body;
+    assert!(got.get("id").is_none() && got.get("environment_id").is_none());
+    let version = |item: &std::collections::HashMap<String, AttributeValue>| {
+        item["version"].as_n().unwrap().parse::<i64>().unwrap()
+    };
+    let before = version(&api_tests::items_under(&pk, &app_sk).await[0]);
+
+    // The repair, on the application alone: its environment is numbered
+    // first; then the environment's own finding links it to its project.
+    let config = shared::Config::from_env().unwrap();
+    let store = shared::db::Db::new(
+        shared::db::connect(&config).await,
+        config.table_name.clone(),
+    );
+    let sealer = std::sync::Arc::new(shared::seal::Sealer::from_config(&config, None));
+    let finding = |sk: &str| doctor::Finding {
+        what: "deploy record without its numeric ids",
+        pk: pk.clone(),
+        sk: sk.to_string(),
+        fix: doctor::Fix::AssignIds,
+    };
+    let mut report = doctor::Report {
+        drift: vec![finding(&app_sk), finding(&env_sk), finding(&project_sk)],
+        ..Default::default()
+    };
+    doctor::repair(&store, &sealer, &mut report).await.unwrap();
+    assert_eq!((report.repaired, report.skipped), (3, 0));
+    let project = t.get(&format!("/projects/{}", t.project)).await.body;
+    let env = &project["environments"][0];
+    let got = t.get(&format!("/applications/{app}")).await.body;
+    assert!(project["id"].as_i64().is_some_and(|n| n >= 1), "{project}");
+    assert_eq!(env["project_id"], project["id"]);
+    assert!(env["id"].as_i64().is_some(), "{env}");
+    assert_eq!(got["environment_id"], env["id"]);
+    assert!(got["id"].as_i64().is_some());
+    // The application's version moved: an edit read before is refused.
+    assert!(version(&api_tests::items_under(&pk, &app_sk).await[0]) > before);
+    // Running it again changes nothing.
+    let ids = (project["id"].clone(), env["id"].clone(), got["id"].clone());
+    doctor::repair(&store, &sealer, &mut report).await.unwrap();
+    let again = t.get(&format!("/applications/{app}")).await.body;
+    assert_eq!(again["id"], ids.2);
+    assert_eq!(
+        t.get(&format!("/projects/{}", t.project)).await.body["id"],
+        ids.0
+    );
+}
