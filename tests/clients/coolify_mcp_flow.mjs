@@ -258,6 +258,26 @@ async function flow() {
   same(props('control').action.enum, ['start', 'stop', 'restart'], 'control actions');
   check(props('deploy').wait && props('deploy').tag_or_uuid, 'deploy takes tag_or_uuid and wait');
 
+  step('environments verify_app and get, teams: Coolify\'s numeric ids, /databases, /resources, /team');
+  // verify_app matches the application's environment_id to the
+  // environment's id (GET /applications/{uuid}, GET /projects/{uuid}/{name}).
+  const verified = await mcp.ok('environments', {
+    action: 'verify_app',
+    project_uuid: project,
+    name: 'production',
+    application_uuid: app,
+  });
+  same([verified.verified, verified.application_uuid, verified.environment.name], [true, app, 'production'], 'verify_app');
+  check(Number.isSafeInteger(verified.environment.id) && verified.environment.id >= 1, `environment id: ${JSON.stringify(verified)}`);
+  // get awaits GET /databases with the environment (and GET /resources).
+  const production = await mcp.ok('environments', { action: 'get', project_uuid: project, name: 'production' });
+  same([production.id, production.name], [verified.environment.id, 'production'], 'environments get');
+  const team = await mcp.ok('teams', { action: 'get_current' });
+  same([team.name, team.personal_team], [name, true], 'the token\'s team');
+  same(await mcp.ok('teams', { action: 'get', id: team.id }), team, 'the team by its id');
+  const members = await mcp.ok('teams', { action: 'get_current_members' });
+  same(members.map((m) => m.name), [name], 'the team\'s members');
+
   step('env_vars: create (POST /applications/{uuid}/envs)');
   const env = (args) => ({ resource: 'application', uuid: app, ...args });
   const apiKey = await mcp.ok('env_vars', env({ action: 'create', key: 'API_KEY', value: 'key-one-11', is_buildtime: false }));

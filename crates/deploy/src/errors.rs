@@ -32,6 +32,7 @@ impl From<DeployError> for Error {
             DeployError::InUse(o) => Error::BadRequest(
                 match o {
                     Object::Project => "Project has resources, so it cannot be deleted.",
+                    Object::Environment => "Environment has resources, so it cannot be deleted.",
                     Object::Server => "Server has resources, so you need to delete them before.",
                     Object::PrivateKey => {
                         "Private Key is in use by a server, an application or a provider app."

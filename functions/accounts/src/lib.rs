@@ -11,11 +11,14 @@ mod tokens;
 mod users;
 
 use shared::{
-    auth::scope::Category::{Admin, Organization, User},
+    auth::scope::{
+        Ability::Read,
+        Category::{Admin, Organization, User},
+    },
     db::Action::{BatchGetItem, DeleteItem, GetItem, PutItem, Query, UpdateItem},
     http::{
         Archived::Free,
-        Guard::{Open, Scope, SignedIn},
+        Guard::{Open, Scope, ScopeOrAbility, SignedIn},
         Limits,
         Sees::{BodyVisibility, Caller, Nothing, OrgWide, Owner, Team},
     },
@@ -72,9 +75,13 @@ shared::routes! {
     POST "/api/v1/orgs/{org}/teams" {
         guard: SignedIn(Organization), archived: Free, sees: &[OrgWide("org")], idempotent: true, limits: Limits::SMALL,
     } => teams::create;
+    // Gitea's and Coolify's: a Coolify client's token is answered as Coolify.
     GET "/api/v1/teams/{id}" {
-        guard: SignedIn(Organization), archived: Free, sees: &[Team("id")], idempotent: false, limits: Limits::SMALL,
+        guard: ScopeOrAbility(Organization, Read), archived: Free, sees: &[Team("id")], idempotent: false, limits: Limits::SMALL,
     } => teams::get;
+    GET "/api/v1/teams/{id}/members" {
+        guard: ScopeOrAbility(Organization, Read), archived: Free, sees: &[Team("id")], idempotent: false, limits: Limits::list(&[]),
+    } => teams::members;
     PUT "/api/v1/teams/{id}/members/{username}" {
         guard: SignedIn(Organization), archived: Free, sees: &[Team("id"), Owner("username")], idempotent: false, limits: Limits::SMALL,
     } => teams::add_member;

@@ -34,8 +34,10 @@ const LIST: Limits = Limits {
         "custom_nginx_configuration",
     ],
     keep: &[
+        "id",
         "uuid",
         "name",
+        "type",
         "description",
         "fqdn",
         "build_pack",
@@ -43,6 +45,7 @@ const LIST: Limits = Limits {
         "project_uuid",
         "environment_uuid",
         "environment_name",
+        "environment_id",
         "server_uuid",
         "destination_uuid",
     ],
@@ -62,6 +65,17 @@ shared::routes! {
     GET "/api/v1/applications" {
         guard: Ability(Read), archived: Free, sees: Sees::DEPLOY, idempotent: false, limits: LIST,
     } => list;
+    // Coolify's resources of every type; applications are the only one
+    // here, so the team's databases and services are none.
+    GET "/api/v1/resources" {
+        guard: Ability(Read), archived: Free, sees: Sees::DEPLOY, idempotent: false, limits: LIST,
+    } => resources;
+    GET "/api/v1/databases" {
+        guard: Ability(Read), archived: Free, sees: Sees::DEPLOY, idempotent: false, limits: Limits::SMALL,
+    } => none_yet;
+    GET "/api/v1/services" {
+        guard: Ability(Read), archived: Free, sees: Sees::DEPLOY, idempotent: false, limits: Limits::SMALL,
+    } => none_yet;
     GET "/api/v1/applications/{uuid}" {
         guard: Ability(Read), archived: Free, sees: Sees::DEPLOY, idempotent: false, limits: Limits::SMALL,
     } => get;
@@ -97,12 +111,24 @@ const ENVS: Limits = Limits::list(&[]);
 /// as it arrives, so memory holds about one response however large the
 /// stored applications are.
 async fn list(cx: &Ctx) -> Result<Response> {
+    list_as(cx, views::application).await
+}
+
+/// `GET /resources`: the applications, each with Coolify's `type`.
+async fn resources(cx: &Ctx) -> Result<Response> {
+    list_as(cx, views::resource).await
+}
+
+/// The team's databases or services: this product has none yet.
+async fn none_yet(cx: &Ctx) -> Result<Response> {
+    deploy_team(cx)?;
+    cx.reply(StatusCode::OK, &json!([]))
+}
+
+async fn list_as(cx: &Ctx, view: fn(&apps::AppRecord, bool) -> Value) -> Result<Response> {
     let team = deploy_team(cx)?;
     let mut fitter = ListFitter::new(cx.limits);
-    apps::each(&cx.db, &team, |a| {
-        fitter.push(views::application(&a, team.sensitive))
-    })
-    .await?;
+    apps::each(&cx.db, &team, |a| fitter.push(view(&a, team.sensitive))).await?;
     // Name and uuid survive every trimming stage.
     let key = |v: &Value| {
         (

@@ -10,7 +10,7 @@ use shared::{
         deployments::{self, Action, Trigger},
         projects, provider_apps, runners,
         runs::{self, logs},
-        servers, ssh_keys, triggers, views,
+        servers, ssh_keys, teams, triggers, views,
     },
     http::{Ctx, Response, deploy_team},
 };
@@ -44,6 +44,25 @@ pub async fn delete_project(cx: &Ctx) -> Result<Response> {
     cx.reply(StatusCode::OK, &json!({"message": "Project deleted."}))
 }
 
+/// Coolify answers a project's PATCH with 201 and its `{uuid, name,
+/// description}`.
+pub async fn update_project(cx: &Ctx) -> Result<Response> {
+    let team = deploy_team(cx)?;
+    let edit = projects::parse_edit(cx.json_object()?)?;
+    let p = projects::find(&cx.db, &team, cx.param("uuid")).await?;
+    let saved = projects::update(&cx.db, &team, &p, edit).await?;
+    let body = json!({"uuid": saved.uuid, "name": saved.name, "description": saved.description});
+    cx.reply(StatusCode::CREATED, &body)
+}
+
+pub async fn delete_environment(cx: &Ctx) -> Result<Response> {
+    let team = deploy_team(cx)?;
+    let p = projects::find(&cx.db, &team, cx.param("uuid")).await?;
+    let wanted = cx.param("environment_name_or_uuid");
+    projects::delete_environment(&cx.db, &team, &p, wanted).await?;
+    cx.reply(StatusCode::OK, &json!({"message": "Environment deleted."}))
+}
+
 pub async fn list_environments(cx: &Ctx) -> Result<Response> {
     let team = deploy_team(cx)?;
     let p = projects::find(&cx.db, &team, cx.param("uuid")).await?;
@@ -62,6 +81,22 @@ pub async fn get_environment(cx: &Ctx) -> Result<Response> {
     let team = deploy_team(cx)?;
     let p = projects::find(&cx.db, &team, cx.param("uuid")).await?;
     cx.reply(StatusCode::OK, p.find_environment(cx.param("environment"))?)
+}
+
+/// A token acts for one team: Coolify's list of the user's teams is it.
+pub async fn list_teams(cx: &Ctx) -> Result<Response> {
+    let account = teams::account(&cx.db, &deploy_team(cx)?).await?;
+    cx.reply(StatusCode::OK, &json!([teams::view(&account)]))
+}
+
+pub async fn current_team(cx: &Ctx) -> Result<Response> {
+    let account = teams::account(&cx.db, &deploy_team(cx)?).await?;
+    cx.reply(StatusCode::OK, &teams::view(&account))
+}
+
+pub async fn current_team_members(cx: &Ctx) -> Result<Response> {
+    let account = teams::account(&cx.db, &deploy_team(cx)?).await?;
+    cx.reply(StatusCode::OK, &teams::members(&cx.db, &account).await?)
 }
 
 pub async fn list_servers(cx: &Ctx) -> Result<Response> {
@@ -134,6 +169,15 @@ pub async fn get_key(cx: &Ctx) -> Result<Response> {
     let team = deploy_team(cx)?;
     let key = ssh_keys::find(&cx.db, &team, cx.param("uuid")).await?;
     cx.reply(StatusCode::OK, &views::key(&key))
+}
+
+/// Coolify answers a key's PATCH with 201 and its `{uuid}`.
+pub async fn update_key(cx: &Ctx) -> Result<Response> {
+    let team = deploy_team(cx)?;
+    let edit = ssh_keys::parse_edit(cx.json_object()?)?;
+    let key = ssh_keys::find(&cx.db, &team, cx.param("uuid")).await?;
+    ssh_keys::update(&cx.db, &team, &key, edit).await?;
+    created(cx, &key.uuid)
 }
 
 pub async fn delete_key(cx: &Ctx) -> Result<Response> {

@@ -70,6 +70,26 @@ shared::routes! {
     GET "/api/v1/projects/{uuid}/{environment}" {
         guard: Ability(Read), archived: Free, sees: Sees::DEPLOY, idempotent: false, limits: Limits::SMALL,
     } => handlers::get_environment;
+    PATCH "/api/v1/projects/{uuid}" {
+        guard: Ability(Write), archived: Free, sees: Sees::DEPLOY, idempotent: false, limits: Limits::SMALL,
+    } => handlers::update_project;
+    DELETE "/api/v1/projects/{uuid}/environments/{environment_name_or_uuid}" {
+        guard: Ability(Write), archived: Free, sees: Sees::DEPLOY, idempotent: false, limits: Limits::SMALL,
+    } => handlers::delete_environment;
+    PATCH "/api/v1/security/keys/{uuid}" {
+        guard: Ability(Write), archived: Free, sees: Sees::DEPLOY, idempotent: false, limits: Limits::SMALL,
+    } => handlers::update_key;
+    // Coolify's teams: the token's deploy team (`/teams/{id}` and its
+    // members are the accounts function's, shared with Gitea's routes).
+    GET "/api/v1/teams" {
+        guard: Ability(Read), archived: Free, sees: Sees::DEPLOY, idempotent: false, limits: Limits::SMALL,
+    } => handlers::list_teams;
+    GET "/api/v1/team" {
+        guard: Ability(Read), archived: Free, sees: Sees::DEPLOY, idempotent: false, limits: Limits::SMALL,
+    } => handlers::current_team;
+    GET "/api/v1/team/members" {
+        guard: Ability(Read), archived: Free, sees: Sees::DEPLOY, idempotent: false, limits: LIST,
+    } => handlers::current_team_members;
     GET "/api/v1/servers" {
         guard: Ability(Read), archived: Free, sees: Sees::DEPLOY, idempotent: false, limits: SUMMARY,
     } => handlers::list_servers;

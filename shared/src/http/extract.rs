@@ -26,6 +26,7 @@ pub fn api(dialect: Dialect) -> Api {
 /// Checks a route's guard: Gitea scopes by method (reads need `read:`),
 /// Coolify abilities as declared.
 pub fn check_guard(caller: &Caller, guard: Guard, method: &str, dialect: Dialect) -> Result<()> {
+    let guard = guard.for_caller(caller);
     if matches!(guard, Guard::SignedIn(_)) && caller.principal().is_none() {
         return Err(crate::Error::TokenRequired);
     }
@@ -50,7 +51,9 @@ pub fn check_guard(caller: &Caller, guard: Guard, method: &str, dialect: Dialect
             return Ok(());
         }
         Guard::Open => return Ok(()),
-        Guard::Runner => return Err(auth::Error::BadCredentials.into()),
+        Guard::Runner | Guard::ScopeOrAbility(..) => {
+            return Err(auth::Error::BadCredentials.into());
+        }
     };
     Ok(auth::require(caller, need, api(dialect))?)
 }
@@ -250,6 +253,25 @@ mod tests {
     }
 
     #[test]
+    fn paths_both_apis_serve_check_each_dialects_token_its_way() {
+        let g = Guard::ScopeOrAbility(Category::Organization, Ability::Read);
+        let t = Dialect::Tracker;
+        // A Coolify client's token (abilities only) needs the ability.
+        assert!(check_guard(&token(&["read"]), g, "GET", t).is_ok());
+        assert!(check_guard(&token(&["root"]), g, "GET", t).is_ok());
+        let err = check_guard(&token(&["deploy"]), g, "GET", t).unwrap_err();
+        assert_eq!(err.to_string(), "Missing required permissions: read");
+        // Any other caller is checked as Gitea checks the path.
+        assert!(check_guard(&token(&["read:organization"]), g, "GET", t).is_ok());
+        assert!(check_guard(&token(&["read:issue"]), g, "GET", t).is_err());
+        assert!(check_guard(&token(&["read:organization", "read"]), g, "GET", t).is_ok());
+        assert!(matches!(
+            check_guard(&Caller::Anonymous, g, "GET", t),
+            Err(crate::Error::TokenRequired)
+        ));
+    }
+
+    #[test]
     fn runners_pass_their_guard_alone() {
         let runner = Caller::Runner(Box::new(crate::auth::Runner {
             runner_uuid: "r".into(),
@@ -267,6 +289,7 @@ mod tests {
             Guard::Ability(Ability::Root),
             Guard::Scope(Category::Issue),
             Guard::SignedIn(Category::User),
+            Guard::ScopeOrAbility(Category::Organization, Ability::Read),
             Guard::Open,
         ] {
             assert!(check_guard(&runner, guard, "GET", d).is_err(), "{guard:?}");

@@ -63,6 +63,13 @@ impl Table {
                 deploy_prefixes.push(first);
             }
         }
+        // A first segment both APIs serve (`teams`: Gitea's `/teams/{id}`,
+        // Coolify's `/teams`) stays Gitea's, as it was before Coolify's.
+        deploy_prefixes.retain(|p| {
+            !routes
+                .iter()
+                .any(|r| !r.deploy && first_segment(r.path) == Some(*p))
+        });
         let mut router = matchit::Router::new();
         for (path, deploy, methods) in paths {
             // The table is generated from route tables whose paths already
@@ -190,6 +197,16 @@ mod tests {
             path: "/api/v1/applications/{uuid}",
             deploy: true,
         },
+        Known {
+            method: "GET",
+            path: "/api/v1/teams",
+            deploy: true,
+        },
+        Known {
+            method: "GET",
+            path: "/api/v1/teams/{id}",
+            deploy: false,
+        },
     ];
 
     #[test]
@@ -220,6 +237,8 @@ mod tests {
         for (path, dialect) in [
             ("/api/v1/applications/x/y/z", Dialect::Deploy),
             ("/api/v1/applicationsx", Dialect::Tracker),
+            // A prefix both APIs serve stays Gitea's.
+            ("/api/v1/teams/1/repos", Dialect::Tracker),
             ("/api/v1/nothing", Dialect::Tracker),
             ("/", Dialect::Tracker),
             ("/api/v2/applications", Dialect::Tracker),

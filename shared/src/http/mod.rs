@@ -19,6 +19,6 @@ pub mod team;
 
 pub use request::{Ctx, Query};
 pub use response::{Dialect, Response};
-pub use route::{Archived, Guard, Limits, Route, Sees};
+pub use route::{Archived, Guard, Limits, Route, Sees, coolify_client};
 pub use router::{App, BoxFuture, PathRouter, Service, handle, run};
 pub use team::{deploy_team, runner_of};

@@ -24,6 +24,11 @@ pub enum Guard {
     /// grants more than its method suggests (a runner credential receives
     /// every secret of the deployments it claims).
     Abilities(&'static [Ability]),
+    /// A path both APIs serve (Gitea's and Coolify's `/teams/{id}`): a
+    /// Coolify client's token (abilities only, `Scopes::deploy_only`)
+    /// needs the ability, as `Ability`, and the handler answers as
+    /// Coolify; any other caller is checked as `SignedIn(category)`.
+    ScopeOrAbility(Category, Ability),
     /// Anyone, signed in or not, whatever the token's scopes: the meta
     /// endpoints clients call before anything else (version, settings,
     /// health). Credentials that are sent must still be valid, unless the
@@ -35,10 +40,25 @@ pub enum Guard {
 }
 
 impl Guard {
+    /// The guard that applies to `caller`: `ScopeOrAbility` becomes the
+    /// ability for a Coolify client's token, `SignedIn` for the others.
+    pub fn for_caller(self, caller: &crate::auth::Caller) -> Guard {
+        match self {
+            Guard::ScopeOrAbility(category, ability) => {
+                if coolify_client(caller) {
+                    Guard::Ability(ability)
+                } else {
+                    Guard::SignedIn(category)
+                }
+            }
+            other => other,
+        }
+    }
+
     /// The Gitea scope category the route needs, if any.
     pub fn category(self) -> Option<Category> {
         match self {
-            Guard::Scope(c) | Guard::SignedIn(c) => Some(c),
+            Guard::Scope(c) | Guard::SignedIn(c) | Guard::ScopeOrAbility(c, _) => Some(c),
             Guard::Ability(_) | Guard::Abilities(_) | Guard::Open | Guard::Runner => None,
         }
     }
@@ -47,6 +67,15 @@ impl Guard {
     pub fn is_ability(self) -> bool {
         matches!(self, Guard::Ability(_) | Guard::Abilities(_))
     }
+}
+
+/// Whether the caller's token is a Coolify client's (abilities and no
+/// Gitea scope): the paths both APIs serve answer it as Coolify does.
+pub fn coolify_client(caller: &crate::auth::Caller) -> bool {
+    caller
+        .principal()
+        .and_then(|p| p.scopes())
+        .is_some_and(|s| s.deploy_only())
 }
 
 /// How the visibility of what a route reads, changes or creates is found,

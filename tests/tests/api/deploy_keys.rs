@@ -396,3 +396,82 @@ async fn applications_are_created_through_a_provider_app() {
         "nothing created"
     );
 }
+
+#[tokio::test]
+async fn a_key_patch_reseals_the_new_key() {
+    let t = Team::new().await;
+    let path = format!("/security/keys/{}", t.key);
+    let before = t.get(&path).await.body;
+    let pk = format!("DTEAM#{}", t.user.name.to_lowercase());
+    let sk = format!("KEY#{}", t.key);
+    let stored = || async { api_tests::items_under(&pk, &sk).await[0].clone() };
+    let old = stored().await;
+    let pem = fresh_pem();
+    let r = t
+        .patch(
+            &path,
+            json!({"name": "renamed", "description": "new key", "private_key": pem}),
+        )
+        .await;
+    assert_eq!((r.status, r.body.clone()), (201, json!({"uuid": t.key})));
+    let after = t.get(&path).await.body;
+    assert_eq!(after["name"], "renamed");
+    assert_eq!(after["description"], "new key");
+    assert_ne!(
+        after["digest"], before["digest"],
+        "the digest is the new key's"
+    );
+    assert!(!after.to_string().contains(&pem_body(&pem)));
+    let new = stored().await;
+    let sealed = new["private_key"].as_s().unwrap();
+    assert!(sealed.starts_with("s1:"), "stored sealed");
+    assert_ne!(Some(sealed), old["private_key"].as_s().ok());
+    assert!(!sealed.contains(&pem_body(&pem)));
+    // The key alone keeps the name; it is still in use by the server.
+    let r = t.patch(&path, json!({"private_key": fresh_pem()})).await;
+    assert_eq!(r.status, 201, "{:?}", r.body);
+    let current = t.get(&path).await.body;
+    assert_eq!(current["name"], "renamed");
+    assert_ne!(current["digest"], after["digest"]);
+    assert_eq!(
+        t.delete(&path).await.status,
+        400,
+        "the server still uses it"
+    );
+
+    let bad = "The private key must be a PEM-encoded private key (-----BEGIN … PRIVATE KEY-----).";
+    for (body, errors) in [
+        (
+            json!({"name": "x"}),
+            json!({"private_key": ["This field is required."]}),
+        ),
+        (
+            json!({"private_key": "nope"}),
+            json!({"private_key": [bad]}),
+        ),
+        (
+            json!({"private_key": fresh_pem(), "description": "d".repeat(256)}),
+            json!({"description": ["The description field must not be greater than 255 characters."]}),
+        ),
+        (
+            json!({"private_key": fresh_pem(), "is_git_related": true}),
+            json!({"is_git_related": ["This field is not allowed."]}),
+        ),
+    ] {
+        let r = t.patch(&path, body.clone()).await;
+        assert_eq!(r.status, 400, "{body}: {:?}", r.body);
+        assert_eq!(r.body, invalid(errors), "{body}");
+    }
+    assert_eq!(
+        t.get(&path).await.body,
+        current,
+        "refused edits change nothing"
+    );
+    let r = t
+        .patch(
+            &format!("/security/keys/{}", nobody()),
+            json!({"private_key": fresh_pem()}),
+        )
+        .await;
+    assert_eq!((r.status, r.body), (404, not_found("Private Key")));
+}

@@ -271,9 +271,22 @@ pub async fn save(
             parts.push(Part::Other);
         }
     }
-    // Environments and destinations need no check: they go only with their
-    // project or server, which cannot go while this application counts on
-    // them.
+    // Placed in an environment (new, or moved): its `placed` count moves,
+    // which an environment's delete is conditioned on, and it must exist.
+    // Destinations need no check: they go only with their server, which
+    // cannot go while this application counts on it.
+    let moved_env = old.is_none_or(|o| o.environment_uuid != app.environment_uuid);
+    if moved_env {
+        tx.change(
+            team.key(&keys::environment_sk(
+                &app.project_uuid,
+                &app.environment_uuid,
+            )),
+            db::Change::new().add(projects::PLACED, db::n(1)),
+            Some(Cond::exists()),
+        )?;
+        parts.push(Part::Field("environment_uuid"));
+    }
     claims::claim(&mut tx, team, &app.uuid, &new_claims, force)?;
     parts.extend(new_claims.iter().map(|_| Part::Domain));
     claims::release(&mut tx, team, &app.uuid, &released)?;

@@ -20,6 +20,7 @@ use crate::{
             fields::Endpoint,
             input,
         },
+        store::ids,
         team::Team,
     },
 };
@@ -77,7 +78,10 @@ pub async fn create(
     let mut all = fqdn.clone();
     all.extend(compose);
     let now = model::timestamp();
+    let id = ids::next(db, team, &[ids::Seq::Application]).await?[0];
     let app = AppRecord {
+        id: Some(id),
+        environment_id: placement.environment.id,
         name: input.str("name").unwrap_or_default().to_string(),
         description: input.str("description").map(str::to_string),
         project_uuid: placement.environment.project_uuid.clone(),

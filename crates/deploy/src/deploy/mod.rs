@@ -51,4 +51,4 @@ pub mod views;
 pub use error::{Error, Object, Result};
 /// `examples/compose_cost.rs` reads it here.
 pub use model::compose;
-pub use team::Team;
+pub use team::{Team, coolify as teams};

@@ -139,6 +139,7 @@ async fn apply(
         new.project_uuid = placement.environment.project_uuid.clone();
         new.environment_uuid = placement.environment.uuid.clone();
         new.environment_name = placement.environment.name.clone();
+        new.environment_id = placement.environment.id;
         new.server_uuid = placement.server.uuid.clone();
         new.destination_uuid = placement.destination.uuid.clone();
         if let Some(p) = placement.provider_app {

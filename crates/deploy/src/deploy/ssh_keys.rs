@@ -3,9 +3,9 @@
 //! checked and stored sealed (`store::secret`), and never shown again;
 //! responses carry a SHA-256 digest of it so clients can tell keys apart.
 
-pub use crate::deploy::model::key::{KeyRecord, parse_new};
+pub use crate::deploy::model::key::{KeyEdit, KeyRecord, parse_edit, parse_new};
 use crate::{
-    db::{Db, Item, keys},
+    db::{self, Change, Cond, Db, Item, Returns, keys},
     deploy::{
         error::{Error, Object, Result},
         model,
@@ -74,4 +74,34 @@ pub async fn pem(db: &Db, team: &Team, key: &KeyRecord) -> Result<String> {
         &key.private_key,
     )
     .await
+}
+
+/// PATCH: the key's new text, sealed as a create seals it, and its name
+/// and description when sent. Only these attributes are written.
+pub async fn update(db: &Db, team: &Team, key: &KeyRecord, edit: KeyEdit) -> Result<()> {
+    let k = key_of(team, &key.uuid);
+    let mut sealed = k.clone();
+    sealed.insert(SECRETS[0].into(), db::s(&edit.private_key));
+    secret::seal(db, team, &mut sealed, SECRETS).await?;
+    let pem = sealed
+        .remove(SECRETS[0])
+        .ok_or(Error::Internal("a sealed key went missing"))?;
+    let mut change = Change::new()
+        .set(SECRETS[0], pem)
+        .set("digest", db::s(&edit.digest))
+        .set("updated_at", db::s(model::timestamp()));
+    if let Some(n) = &edit.name {
+        change = change.set("name", db::s(n));
+    }
+    if let Some(d) = &edit.description {
+        change = change.set("description", db::s(d));
+    }
+    match db
+        .change(k, change, Some(Cond::exists()), Returns::Nothing)
+        .await
+    {
+        Ok(_) => Ok(()),
+        Err(db::DbError::ConditionFailed) => Err(Error::NotFound(Object::PrivateKey)),
+        Err(e) => Err(e.into()),
+    }
 }

@@ -69,10 +69,25 @@ pub fn application(app: &AppRecord, sensitive: bool) -> Value {
     if let Value::Object(p) = placement {
         out.extend(p);
     }
+    // Coolify's numeric ids, when the record has them (see `store::ids`):
+    // absent rather than 0 or null, so no client matches two unknowns.
+    for (name, id) in [("id", app.id), ("environment_id", app.environment_id)] {
+        if let Some(id) = id {
+            out.insert(name.into(), json!(id));
+        }
+    }
     if sensitive {
         out.insert("private_key_uuid".into(), json!(app.private_key_uuid));
     }
     Value::Object(out)
+}
+
+/// An application as `GET /resources` lists it: the record, with Coolify's
+/// resource `type`.
+pub fn resource(app: &AppRecord, sensitive: bool) -> Value {
+    let mut v = application(app, sensitive);
+    v["type"] = json!("application");
+    v
 }
 
 /// The project as Coolify shows it, with its environments.

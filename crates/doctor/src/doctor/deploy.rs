@@ -86,6 +86,7 @@ pub fn check(inv: &Inventory) -> Vec<Finding> {
         runs(&mut out, inv, items);
         envs(&mut out, items, &live);
         clear_secrets(&mut out, items);
+        ids(&mut out, items);
     }
     claims(&mut out, inv, expected);
     out
@@ -148,6 +149,34 @@ fn envs(out: &mut Vec<Finding>, items: &[Item], live: &HashSet<&str>) {
             let (count, bytes) = held.get(app).copied().unwrap_or_default();
             counter(out, "environment variable tally", tally, "count", count);
             counter(out, "environment variable tally", tally, "bytes", bytes);
+        }
+    }
+}
+
+/// Coolify's numeric ids, missing on what an older release wrote: a
+/// record's own, an environment's `project_id`, an application's
+/// `environment_id` (when its environment is still there).
+fn ids(out: &mut Vec<Finding>, items: &[Item]) {
+    let environments: HashSet<&str> = of_kind(items, "environment")
+        .map(|e| text(e, "uuid"))
+        .collect();
+    for it in items {
+        let missing = match text(it, "kind") {
+            "project" => !it.contains_key("id"),
+            "environment" => !it.contains_key("id") || !it.contains_key("project_id"),
+            "application" => {
+                !it.contains_key("id")
+                    || (!it.contains_key("environment_id")
+                        && environments.contains(text(it, "environment_uuid")))
+            }
+            _ => false,
+        };
+        if missing {
+            out.push(finding(
+                "deploy record without its numeric ids",
+                it,
+                Fix::AssignIds,
+            ));
         }
     }
 }
@@ -407,6 +436,62 @@ mod tests {
                     stored: 0,
                     actual: 1
                 }));
+    }
+
+    #[test]
+    fn records_from_before_ids_are_numbered() {
+        let inv = inventory(vec![
+            keyed(
+                "DTEAM#t",
+                "PROJECT#p1",
+                &[("kind", s("project")), ("uuid", s("p1"))],
+            ),
+            keyed(
+                "DTEAM#t",
+                "PROJECT#p2",
+                &[("kind", s("project")), ("uuid", s("p2")), ("id", n(2))],
+            ),
+            keyed(
+                "DTEAM#t",
+                "PROJECT#p2#ENV#e2",
+                &[
+                    ("kind", s("environment")),
+                    ("uuid", s("e2")),
+                    ("project_uuid", s("p2")),
+                    ("id", n(3)),
+                    ("project_id", n(2)),
+                ],
+            ),
+            keyed(
+                "DTEAM#t",
+                "APP#a1",
+                &[
+                    ("kind", s("application")),
+                    ("uuid", s("a1")),
+                    ("environment_uuid", s("e2")),
+                    ("id", n(1)),
+                ],
+            ),
+            keyed(
+                "DTEAM#t",
+                "APP#a2",
+                &[
+                    ("kind", s("application")),
+                    ("uuid", s("a2")),
+                    ("environment_uuid", s("e2")),
+                    ("id", n(2)),
+                    ("environment_id", n(3)),
+                ],
+            ),
+        ]);
+        let all = check(&inv);
+        let mut found: Vec<&str> = all
+            .iter()
+            .filter(|f| f.fix == Fix::AssignIds)
+            .map(|f| f.sk.as_str())
+            .collect();
+        found.sort();
+        assert_eq!(found, ["APP#a1", "PROJECT#p1"]);
     }
 
     #[test]

@@ -30,7 +30,7 @@ use crate::{
 
 /// The attributes the checks read of items that are not issues, comments,
 /// index documents or listing entries.
-const KEPT: [&str; 62] = [
+const KEPT: [&str; 65] = [
     "pk",
     "sk",
     // Hook counters (`HOOK#N`).
@@ -64,6 +64,10 @@ const KEPT: [&str; 62] = [
     "client_secret",
     "webhook_secret",
     "dests",
+    // Coolify's numeric ids' links (`id` is above).
+    "project_id",
+    "environment_id",
+    "environment_uuid",
     "project_uuid",
     "server_uuid",
     "provider_app_uuid",

@@ -20,7 +20,9 @@
 //!   deleted applications; children of deleted projects and servers;
 //!   environment variables (and their tallies) of deleted applications and
 //!   the tallies of live ones; deploy-key and provider-app secrets stored
-//!   in the clear, which a repair seals;
+//!   in the clear, which a repair seals; projects, environments and
+//!   applications without Coolify's numeric ids (written before them),
+//!   which a repair numbers;
 //! - webhooks: each owner's hook counter against its hooks;
 //! - parked stream changes ([`parked`]): the count of all parked changes
 //!   and each queue's against the changes stored; the report lists how
@@ -130,6 +132,12 @@ pub enum Fix {
     /// Secret attributes written in the clear by an older release are to
     /// be sealed (`deploy::store::secret`).
     Seal { attributes: Vec<String> },
+    /// A project, environment or application written before numeric ids
+    /// has no `id`, or does not carry its parent's (an environment's
+    /// `project_id`, an application's `environment_id`): the repair takes
+    /// ids from the team's sequences (`deploy::store::ids`), the parent's
+    /// first, and sets each only where it is still missing.
+    AssignIds,
     /// Nothing to do automatically: the item needs a look.
     Inspect,
 }

@@ -171,6 +171,7 @@ async fn apply(db: &Db, sealer: &Arc<Sealer>, f: &Finding) -> Result<(), DbError
             change_if(db, k, Change::new().set_all(keys), cond).await
         }
         Fix::Seal { attributes } => seal(db, sealer, &f.pk, k, attributes).await,
+        Fix::AssignIds => assign_ids(db, &f.pk, k).await,
         // Batched by `repair`, or nothing to do.
         Fix::PutKey | Fix::PutStub(_) | Fix::Delete | Fix::Inspect => Ok(()),
     }
@@ -189,6 +190,80 @@ async fn enqueue(db: &Db, pk: &str, k: Item) -> Result<(), DbError> {
     }
     let entry = crate::deploy::deployments::queue_entry_item(team, &d);
     db.put_when(entry, Cond::absent()).await
+}
+
+/// Numbers a deploy record from before ids, and links it to its parent's
+/// id (numbering the parent first if it has none). An application's
+/// `version` moves with it, so an edit that read it before writes nothing
+/// back over the ids (it is refused and read again).
+async fn assign_ids(db: &Db, pk: &str, k: Item) -> Result<(), DbError> {
+    use crate::deploy::store::ids::{self, Seq};
+    let deploy = |e: crate::deploy::Error| match e {
+        crate::deploy::Error::Db(e) => e,
+        e => DbError::Service(format!("numbering: {e}")),
+    };
+    let Some(item) = db.get(k.clone()).await? else {
+        return Err(DbError::ConditionFailed);
+    };
+    let kind = db::text(&item, "kind").to_string();
+    let Some(seq) = Seq::of_kind(&kind) else {
+        return Ok(());
+    };
+    let numbers = key(pk, ids::IDS_SK);
+    let bump = || {
+        if kind == "application" {
+            Change::new().add("version", db::n(1))
+        } else {
+            Change::new()
+        }
+    };
+    // The id of the item under `k`, numbered now if it has none.
+    let number = |k: Item, item: Option<Item>, seq: Seq, extra: Change| {
+        let numbers = numbers.clone();
+        async move {
+            let item = match item {
+                Some(i) => Some(i),
+                None => db.get(k.clone()).await?,
+            };
+            let Some(item) = item else {
+                return Ok::<_, DbError>(None);
+            };
+            if let Some(id) = ids::number(&item, "id") {
+                return Ok(Some(id));
+            }
+            let id = ids::next_in(db, &numbers, &[seq]).await.map_err(deploy)?[0];
+            ids::assign(db, k, id, extra).await.map_err(deploy)
+        }
+    };
+    number(k.clone(), Some(item.clone()), seq, bump()).await?;
+    let parent = match kind.as_str() {
+        "environment" => Some((
+            keys::project_sk(db::text(&item, "project_uuid")),
+            Seq::Project,
+            "project_id",
+        )),
+        "application" => Some((
+            keys::environment_sk(
+                db::text(&item, "project_uuid"),
+                db::text(&item, "environment_uuid"),
+            ),
+            Seq::Environment,
+            "environment_id",
+        )),
+        _ => None,
+    };
+    let Some((parent_sk, parent_seq, link)) = parent else {
+        return Ok(());
+    };
+    if item.contains_key(link) {
+        return Ok(());
+    }
+    let Some(parent_id) = number(key(pk, &parent_sk), None, parent_seq, Change::new()).await?
+    else {
+        return Ok(());
+    };
+    let change = bump().set(link, db::n(parent_id));
+    change_if(db, k, change, Cond::exists().and(Cond::lacks(link))).await
 }
 
 /// Applies `change` to the item under `k` if `cond` holds.

@@ -17,6 +17,7 @@ owner GET    /orgs/{org}
 owner GET    /orgs/{org}/teams
 owner POST   /orgs/{org}/teams                                       team
 owner GET    /teams/{id}
+owner GET    /teams/{id}/members
 owner PUT    /teams/{id}/members/{username}
 owner DELETE /teams/{id}/members/{username}
 me    PUT    /user/blocks/{username}
@@ -152,6 +153,9 @@ DELETE /servers/{uuid}/runners/{runner_uuid}
 GET /applications/{uuid}/envs      POST /applications/{uuid}/envs
 PATCH /applications/{uuid}/envs    PATCH /applications/{uuid}/envs/bulk
 DELETE /applications/{uuid}/envs/{env_uuid}
+PATCH /projects/{uuid}             DELETE /projects/{uuid}/environments/{environment_name_or_uuid}
+PATCH /security/keys/{uuid}        GET /resources        GET /databases
+GET /services     GET /teams       GET /team             GET /team/members
 ";
 
 /// `who METHOD route path [body] [status]`: P is the private org (PPUB its public

@@ -37,6 +37,10 @@ impl Source {
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct AppRecord {
+    /// Coolify's numeric id (`store::ids`); none on a record from before
+    /// ids, until `check-data --repair`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<i64>,
     pub uuid: String,
     #[serde(default)]
     pub name: String,
@@ -45,6 +49,9 @@ pub struct AppRecord {
     pub project_uuid: String,
     pub environment_uuid: String,
     pub environment_name: String,
+    /// Its environment's numeric id, when the environment has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub environment_id: Option<i64>,
     pub server_uuid: String,
     pub destination_uuid: String,
     #[serde(default)]

@@ -29,17 +29,53 @@ pub fn parse_new(map: Map<String, Value>) -> Result<KeyRecord> {
     let pem = b.string("private_key", true, 16_384);
     let pem = b.check("private_key", pem, |p| check_pem(p).map(|_| ()));
     b.finish()?;
-    let pem = pem.unwrap_or_default();
-    let der = check_pem(&pem).unwrap_or_default();
+    let (private_key, digest) = stored_form(&pem.unwrap_or_default());
     let now = timestamp();
     Ok(KeyRecord {
         uuid: new_uuid(),
         name: name.unwrap_or_default(),
         description,
-        digest: format!("SHA256:{}", STANDARD_NO_PAD.encode(Sha256::digest(&der))),
-        private_key: format!("{}\n", pem.trim()),
+        digest,
+        private_key,
         created_at: now.clone(),
         updated_at: now,
+    })
+}
+
+/// A checked PEM as stored (trimmed, one final newline) and its digest.
+fn stored_form(pem: &str) -> (String, String) {
+    let der = check_pem(pem).unwrap_or_default();
+    (
+        format!("{}\n", pem.trim()),
+        format!("SHA256:{}", STANDARD_NO_PAD.encode(Sha256::digest(&der))),
+    )
+}
+
+/// A key's PATCH, by Coolify's rules: `private_key` is required (the
+/// key as it should be now), `name` and `description` optional, at most
+/// 255 characters each.
+#[derive(Debug)]
+pub struct KeyEdit {
+    pub name: Option<String>,
+    pub description: Option<String>,
+    /// The PEM as stored, and its digest.
+    pub private_key: String,
+    pub digest: String,
+}
+
+pub fn parse_edit(map: Map<String, Value>) -> Result<KeyEdit> {
+    let mut b = Body::new(map);
+    let name = b.string("name", false, 255);
+    let description = b.string("description", false, 255);
+    let pem = b.string("private_key", true, 16_384);
+    let pem = b.check("private_key", pem, |p| check_pem(p).map(|_| ()));
+    b.finish()?;
+    let (private_key, digest) = stored_form(&pem.unwrap_or_default());
+    Ok(KeyEdit {
+        name,
+        description,
+        private_key,
+        digest,
     })
 }
 
@@ -99,6 +135,24 @@ mod tests {
             )),
             Err("The private key must not be protected by a passphrase.".into())
         );
+    }
+
+    #[test]
+    fn a_key_edit_needs_the_key() {
+        let der = STANDARD.encode([7u8; 64]);
+        let body = |v: Value| v.as_object().cloned().unwrap_or_default();
+        match parse_edit(body(json!({"name": "k"}))) {
+            Err(crate::deploy::Error::Invalid(p)) => {
+                assert_eq!(p["private_key"], ["This field is required."])
+            }
+            other => panic!("{other:?}"),
+        }
+        let edit = parse_edit(body(
+            json!({"description": "d", "private_key": pem("OPENSSH PRIVATE KEY", &der)}),
+        ))
+        .unwrap();
+        assert_eq!((edit.name, edit.description.as_deref()), (None, Some("d")));
+        assert!(edit.digest.starts_with("SHA256:"));
     }
 
     #[test]

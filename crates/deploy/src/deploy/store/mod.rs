@@ -9,6 +9,7 @@
 //! are counted too, for the day they can be deleted).
 
 pub mod claims;
+pub mod ids;
 pub mod quota;
 pub mod secret;
 

@@ -83,3 +83,40 @@ pub async fn leave(db: &Db, caller: &Caller, id: i64, user: &str) -> Result<()> 
     let (team, user) = owned_team_and_user(db, caller, id, user).await?;
     remove_member(db, &team, &user.name).await
 }
+
+/// `GET /teams/{id}/members`: the members of a team the caller may see,
+/// by name, the first `upto` of them (a page reads the members before it,
+/// at most the page's end), and how many it has.
+pub async fn members(
+    db: &Db,
+    caller: &Caller,
+    id: i64,
+    upto: usize,
+) -> Result<(Vec<UserRecord>, i64)> {
+    let seen = find(db, caller, id).await?;
+    let query = crate::db::Query::table(crate::db::keys::team_pk(id)).prefix("MEMBER#");
+    let mut names: Vec<String> = Vec::new();
+    let mut cursor = None;
+    while names.len() < upto {
+        let left = i32::try_from(upto - names.len()).unwrap_or(i32::MAX);
+        let page = db
+            .query_page(query.clone().limit(left).after(cursor.take()))
+            .await?;
+        names.extend(
+            page.items
+                .iter()
+                .map(|i| crate::db::text(i, "user").to_string()),
+        );
+        match page.next {
+            Some(k) => cursor = Some(k),
+            None => break,
+        }
+    }
+    let users = super::users::users_of(db, names.iter().map(String::as_str)).await?;
+    let found = names
+        .iter()
+        .map(|n| users.get(n).clone())
+        .filter(|u| u.id > 0)
+        .collect();
+    Ok((found, seen.team.members))
+}
