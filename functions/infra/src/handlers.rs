@@ -331,3 +331,28 @@ pub async fn app_logs(cx: &Ctx) -> Result<Response> {
     let logs = app_logs::read(&cx.db, &team, &app, ask).await?;
     cx.reply(StatusCode::OK, &json!({ "logs": logs }))
 }
+
+/// Coolify's short list of what runs on the server.
+pub async fn server_resources(cx: &Ctx) -> Result<Response> {
+    let team = deploy_team(cx)?;
+    let s = servers::find(&cx.db, &team, cx.param("uuid")).await?;
+    let on = apps::on_server(&cx.db, &team, &s.server.uuid).await?;
+    let listed: Vec<Value> = on.iter().map(views::server_resource).collect();
+    cx.reply(StatusCode::OK, &listed)
+}
+
+pub async fn server_domains(cx: &Ctx) -> Result<Response> {
+    let team = deploy_team(cx)?;
+    let s = servers::find(&cx.db, &team, cx.param("uuid")).await?;
+    let on = apps::on_server(&cx.db, &team, &s.server.uuid).await?;
+    cx.reply(StatusCode::OK, &views::server_domains(&s, &on))
+}
+
+/// Coolify's validate (201, as it answers "Validation started."), told
+/// from what the server's runners reported.
+pub async fn validate_server(cx: &Ctx) -> Result<Response> {
+    let team = deploy_team(cx)?;
+    let s = servers::find(&cx.db, &team, cx.param("uuid")).await?;
+    let answer = runners::validate(&cx.db, &team, &s.server.uuid).await?;
+    cx.reply(StatusCode::CREATED, &answer)
+}

@@ -105,6 +105,20 @@ shared::routes! {
     DELETE "/api/v1/servers/{uuid}" {
         guard: Ability(Write), archived: Free, sees: Sees::DEPLOY, idempotent: false, limits: Limits::SMALL,
     } => handlers::delete_server;
+    GET "/api/v1/servers/{uuid}/resources" {
+        guard: Ability(Read), archived: Free, sees: Sees::DEPLOY, idempotent: false, limits: LIST,
+    } => handlers::server_resources;
+    GET "/api/v1/servers/{uuid}/domains" {
+        guard: Ability(Read), archived: Free, sees: Sees::DEPLOY, idempotent: false, limits: LIST,
+    } => handlers::server_domains;
+    // Validation reads what the server's runners reported and changes
+    // nothing; GET as Coolify before 4.2, POST as after.
+    GET "/api/v1/servers/{uuid}/validate" {
+        guard: Ability(Read), archived: Free, sees: Sees::DEPLOY, idempotent: false, limits: Limits::SMALL,
+    } => handlers::validate_server;
+    POST "/api/v1/servers/{uuid}/validate" {
+        guard: Ability(Read), archived: Free, sees: Sees::DEPLOY, idempotent: true, limits: Limits::SMALL,
+    } => handlers::validate_server;
     GET "/api/v1/servers/{uuid}/destinations" {
         guard: Ability(Read), archived: Free, sees: Sees::DEPLOY, idempotent: false, limits: LIST,
     } => handlers::list_destinations;

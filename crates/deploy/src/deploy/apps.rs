@@ -41,6 +41,20 @@ pub async fn each(db: &Db, team: &Team, f: impl FnMut(AppRecord)) -> Result<()> 
     store::each(db, team, keys::APP_PREFIX, "application", f).await
 }
 
+/// The team's applications placed on `server`, by name (read as the
+/// team's list is: at most the team's quota of applications).
+pub async fn on_server(db: &Db, team: &Team, server: &str) -> Result<Vec<AppRecord>> {
+    let mut found = Vec::new();
+    each(db, team, |a| {
+        if a.server_uuid == server {
+            found.push(a);
+        }
+    })
+    .await?;
+    found.sort_by(|a, b| a.name.cmp(&b.name).then(a.uuid.cmp(&b.uuid)));
+    Ok(found)
+}
+
 /// The team's applications, by name (all in memory: for small teams and
 /// tests; the list route trims them as they arrive, see [`each`]).
 pub async fn list(db: &Db, team: &Team) -> Result<Vec<AppRecord>> {

@@ -167,6 +167,37 @@ pub async fn last_heard(db: &Db, team: &Team, server: &str) -> Result<Option<(St
         .map(|(name, at)| (name.to_string(), at.to_string())))
 }
 
+/// How long a polling runner may go unheard and still count as alive: its
+/// `last_seen_at` moves at most once a minute, and an idle runner claims at
+/// least every 30 s.
+const ALIVE_SECS: i64 = 3 * 60;
+
+/// Coolify's validation of a server, answered from what its runners
+/// report: this API never connects to a server itself. `is_reachable` is
+/// whether one of them called within the last three minutes.
+pub async fn validate(db: &Db, team: &Team, server: &str) -> Result<Value> {
+    let heard = last_heard(db, team, server).await?;
+    let age = heard.as_ref().and_then(|(_, at)| {
+        let at = DateTime::parse_from_rfc3339(at).ok()?;
+        Some(Utc::now().signed_duration_since(at).num_seconds())
+    });
+    let reachable = age.is_some_and(|a| a <= ALIVE_SECS);
+    let message = match (&heard, reachable) {
+        (Some((name, at)), true) => {
+            format!("Server is reachable: its runner {name} called at {at}.")
+        }
+        (Some((name, at)), false) => format!(
+            "Server is not reachable: its runner {name} last called at {at}; start a runner on it (docs/deploy-runner.md)."
+        ),
+        (None, _) => "No runner of this server has been heard from: start one on it with a credential from POST /api/v1/servers/{uuid}/runners (docs/deploy-runner.md).".replace("{uuid}", server),
+    };
+    Ok(json!({
+        "message": message,
+        "is_reachable": reachable,
+        "runner_last_seen_at": heard.map(|(_, at)| at),
+    }))
+}
+
 /// Revokes a runner: its next call is refused.
 pub async fn revoke(db: &Db, team: &Team, server: &str, runner: &str) -> Result<()> {
     let uuid = model::parse_uuid(runner).ok_or(Error::NotFound(Object::Runner))?;

@@ -90,6 +90,36 @@ pub fn resource(app: &AppRecord, sensitive: bool) -> Value {
     v
 }
 
+/// An application as `GET /servers/{uuid}/resources` lists it (Coolify's
+/// short form; `id` once it has one).
+pub fn server_resource(app: &AppRecord) -> Value {
+    let mut v = json!({
+        "uuid": app.uuid,
+        "name": app.name,
+        "type": "application",
+        "created_at": app.created_at,
+        "updated_at": app.updated_at,
+        "status": app.status,
+    });
+    if let Some(id) = app.id {
+        v["id"] = json!(id);
+    }
+    v
+}
+
+/// `GET /servers/{uuid}/domains`: the server's address and the hosts its
+/// applications answer on (each once, sorted, without scheme or path).
+pub fn server_domains(server: &Server, apps: &[AppRecord]) -> Value {
+    let hosts: std::collections::BTreeSet<String> = apps
+        .iter()
+        .filter_map(|a| a.fqdn.as_deref())
+        .flat_map(|f| f.split(','))
+        .filter_map(|d| url::Url::parse(d.trim()).ok())
+        .filter_map(|u| u.host_str().map(str::to_owned))
+        .collect();
+    json!([{ "ip": server.server.ip, "domains": hosts }])
+}
+
 /// The project as Coolify shows it, with its environments.
 pub fn project(p: &Project) -> Value {
     let mut v = serde_json::to_value(&p.project).unwrap_or_default();

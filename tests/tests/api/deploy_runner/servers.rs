@@ -175,3 +175,95 @@ async fn what_an_older_release_wrote_is_found_by_runners_after_the_repair() {
     doctor::repair(&store, &sealer, &mut report).await.unwrap();
     assert_eq!((report.repaired, report.skipped), (2, 2));
 }
+
+/// Coolify's server views: what runs on it, the hosts it answers on, and
+/// a validation told from what its runners reported.
+#[tokio::test]
+async fn a_server_lists_its_resources_and_domains_and_is_validated_by_its_runners() {
+    let t = Team::new().await;
+    let elsewhere = other_server(&t).await;
+    let a = t
+        .app(json!({"name": "alpha", "domains": "https://alpha.example.com,https://www.alpha.example.com/app"}))
+        .await;
+    let b = t
+        .app(json!({"name": "beta", "domains": "http://beta.example.com:8080"}))
+        .await;
+    let placed = t
+        .app(json!({"name": "gamma", "server_uuid": elsewhere, "domains": "https://gamma.example.com"}))
+        .await;
+
+    let r = t.get(&format!("/servers/{}/resources", t.server)).await;
+    assert_eq!(r.status, 200, "{:?}", r.body);
+    let listed = r.body.as_array().expect("a list").clone();
+    let uuids: Vec<&str> = listed.iter().filter_map(|x| x["uuid"].as_str()).collect();
+    assert_eq!(
+        uuids,
+        [a.as_str(), b.as_str()],
+        "by name, this server's only"
+    );
+    for x in &listed {
+        assert_eq!(x["type"], "application");
+        assert!(x["id"].as_i64().is_some_and(|i| i > 0), "{x}");
+        for k in ["name", "created_at", "updated_at", "status"] {
+            assert!(x[k].is_string(), "{k} in {x}");
+        }
+    }
+    let r = t.get(&format!("/servers/{elsewhere}/resources")).await;
+    assert_eq!(r.body.as_array().map(|l| l.len()), Some(1), "{:?}", r.body);
+    assert_eq!(r.body[0]["uuid"], json!(placed));
+
+    let r = t.get(&format!("/servers/{}/domains", t.server)).await;
+    assert_eq!(r.status, 200, "{:?}", r.body);
+    assert_eq!(
+        r.body,
+        json!([{"ip": "203.0.113.7", "domains": ["alpha.example.com", "beta.example.com", "www.alpha.example.com"]}])
+    );
+
+    // Validation: no runner yet, then one that just called.
+    for method in ["GET", "POST"] {
+        let r = t
+            .call(method, &format!("/servers/{}/validate", t.server), None)
+            .await;
+        assert_eq!(r.status, 201, "{method}: {:?}", r.body);
+        assert_eq!(r.body["is_reachable"], false);
+        assert_eq!(r.body["runner_last_seen_at"], Value::Null);
+        assert!(
+            r.message()
+                .starts_with("No runner of this server has been heard from"),
+            "{:?}",
+            r.body
+        );
+    }
+    let runner = Runner::new(&t, &t.server).await;
+    assert_eq!(runner.claim().await, None);
+    let r = t.get(&format!("/servers/{}/validate", t.server)).await;
+    assert_eq!(r.body["is_reachable"], true, "{:?}", r.body);
+    assert!(r.body["runner_last_seen_at"].is_string(), "{:?}", r.body);
+    assert!(
+        r.message().starts_with("Server is reachable"),
+        "{:?}",
+        r.body
+    );
+    // The other server's runners are not this one's.
+    let r = t.get(&format!("/servers/{elsewhere}/validate")).await;
+    assert_eq!(r.body["is_reachable"], false, "{:?}", r.body);
+
+    // Another team's server, or none, is not found; `read` is needed.
+    let other = Team::new().await;
+    for path in ["resources", "domains", "validate"] {
+        let r = other.get(&format!("/servers/{}/{path}", t.server)).await;
+        assert_eq!((r.status, &r.body), (404, &not_found("Server")), "{path}");
+        let r = t.get(&format!("/servers/{}/{path}", nobody())).await;
+        assert_eq!(r.status, 404, "{path}: {:?}", r.body);
+    }
+    let write = t.token_with(&["write"]).await;
+    let r = t
+        .call_as(
+            &write,
+            "GET",
+            &format!("/servers/{}/domains", t.server),
+            None,
+        )
+        .await;
+    assert_eq!(r.status, 403, "{:?}", r.body);
+}

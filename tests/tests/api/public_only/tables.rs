@@ -139,6 +139,8 @@ GET /projects/{uuid}/environments  POST /projects/{uuid}/environments
 GET /projects/{uuid}/{environment} GET /servers          POST /servers
 GET /servers/{uuid}                PATCH /servers/{uuid} DELETE /servers/{uuid}
 GET /servers/{uuid}/destinations   POST /servers/{uuid}/destinations
+GET /servers/{uuid}/resources      GET /servers/{uuid}/domains
+GET /servers/{uuid}/validate       POST /servers/{uuid}/validate
 GET /security/keys                 POST /security/keys   GET /security/keys/{uuid}
 DELETE /security/keys/{uuid}       GET /provider-apps    POST /provider-apps
 GET /github-apps                   POST /github-apps     GET /deployments
