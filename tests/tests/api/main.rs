@@ -52,5 +52,6 @@ mod search_filters;
 mod search_index;
 mod storage;
 mod stream;
+mod tea;
 mod team_ids;
 mod webhooks;
