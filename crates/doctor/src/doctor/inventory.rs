@@ -30,8 +30,10 @@ use crate::{
 
 /// The attributes the checks read of items that are not issues, comments,
 /// index documents or listing entries.
-const KEPT: [&str; 62] = [
+const KEPT: [&str; 63] = [
     "pk",
+    // Public repositories' listing entries.
+    "archived",
     "sk",
     // Hook counters (`HOOK#N`).
     "n",
