@@ -206,6 +206,8 @@ async fn pulls_carry_their_repository_and_reported_heads() {
         .call("GET", &format!("{refs}/heads/nosuch"), t, None)
         .await;
     assert_eq!(r.status, 404);
+    let long = format!("{refs}/heads/{}", "x".repeat(2000));
+    assert_eq!(api.call("GET", &long, t, None).await.status, 404);
 }
 
 async fn search(api: &Api, q: String, auth: Auth<'_>) -> api_tests::Reply {

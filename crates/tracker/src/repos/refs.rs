@@ -117,7 +117,12 @@ pub async fn set(db: &Db, repo_id: i64, name: &str, sha: &str) -> Result<bool> {
 /// without one), by name: Gitea's prefix match. One query of at most
 /// [`MAX_REFS`] small items.
 pub async fn list(db: &Db, repo_id: i64, filter: Option<&str>) -> Result<Vec<RefRecord>> {
-    let prefix = format!("{}refs/{}", keys::REF_PREFIX, filter.unwrap_or(""));
+    let filter = filter.unwrap_or("");
+    if filter.len() > 255 {
+        // No ref name is that long (and a sort key has a limit).
+        return Ok(Vec::new());
+    }
+    let prefix = format!("{}refs/{filter}", keys::REF_PREFIX);
     let q = Query::table(keys::repo_pk(repo_id))
         .prefix(prefix)
         .limit(MAX_REFS as i32);
