@@ -15,6 +15,7 @@ mod tests {
         let administers = (path == repo && matches!(method, "PATCH" | "DELETE"))
             || path.starts_with(&format!("{repo}/collaborators/"))
             || path.starts_with(&format!("{repo}/hooks"))
+            || path.starts_with(&format!("{repo}/topics"))
             || path.starts_with("/api/v1/teams/{id}/repos/");
         match method {
             "GET" | "HEAD" => Archived::Free,

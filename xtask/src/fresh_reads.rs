@@ -33,6 +33,8 @@ mod tests {
         "index/find/plan.rs",
         "index/find/run.rs",
         "index/find/sources.rs",
+        // The repository lists across owners (`/user/repos`, `/repos/search`).
+        "../repos/lists.rs",
     ];
 
     /// What in `text` (a listing's source) may read an older state than

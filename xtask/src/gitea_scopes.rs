@@ -28,6 +28,8 @@ mod tests {
             // `/user/repos` is under both the user and the repository
             // categories in Gitea; one category is declared here.
             ["user", "repos"] => Some(Category::Repository),
+            // A user's organisations are in Gitea's organisation group.
+            ["user", "orgs"] | ["users", _, "orgs"] => Some(Category::Organization),
             ["user" | "users", ..] => Some(Category::User),
             _ => None,
         }

@@ -46,6 +46,10 @@ pub enum Error {
     UnsupportedMediaType(String),
     #[error("{0}")]
     Unprocessable(String),
+    /// A 422 whose whole JSON body the area chose (Gitea's invalid topics
+    /// name each one).
+    #[error("unprocessable: {0}")]
+    UnprocessableWith(Value),
     #[error("{0}")]
     Locked(String),
     /// 429: the client must wait `retry_after` seconds (sent as

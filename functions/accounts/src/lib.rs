@@ -69,6 +69,13 @@ shared::routes! {
     GET "/api/v1/orgs/{org}" {
         guard: Scope(Organization), archived: Free, sees: &[Owner("org")], idempotent: false, limits: Limits::SMALL,
     } => orgs::get;
+    // A user's organisations (`tea orgs`): Gitea's organisation group.
+    GET "/api/v1/users/{username}/orgs" {
+        guard: Scope(Organization), archived: Free, sees: &[Owner("username")], idempotent: false, limits: Limits::list(&[]),
+    } => orgs::of_user;
+    GET "/api/v1/user/orgs" {
+        guard: SignedIn(Organization), archived: Free, sees: &[Caller], idempotent: false, limits: Limits::list(&[]),
+    } => orgs::mine;
     GET "/api/v1/orgs/{org}/teams" {
         guard: SignedIn(Organization), archived: Free, sees: &[Owner("org")], idempotent: false, limits: Limits::list(&[]),
     } => teams::list;

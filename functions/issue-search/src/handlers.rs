@@ -50,7 +50,7 @@ pub async fn repo_pulls(cx: &Ctx) -> Result<Response> {
     let page = cx.page();
     let q = Params(cx.query.pairs());
     let listed = pull_list::repo_pulls(&cx.db, &cx.caller, &access, q, page).await?;
-    let body = PullRequest::many(&cx.db, &listed.repos, &listed.shown, &cx.config).await?;
+    let body = PullRequest::in_repo(&cx.db, &access, &cx.caller, &listed.shown, &cx.config).await?;
     paged(cx, &body, (listed.total, listed.total), page)
 }
 

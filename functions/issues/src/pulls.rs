@@ -6,6 +6,7 @@ use lambda_http::http::StatusCode;
 use shared::{
     Result,
     http::{Ctx, Response},
+    issues::IssueRecord,
     issues::{
         ops,
         options::{
@@ -15,7 +16,10 @@ use shared::{
         rules,
         views::PullRequest,
     },
-    repos::access::Unit,
+    repos::{
+        access::{RepoContext, Unit},
+        views::Repository,
+    },
 };
 
 use crate::common::{me, pull_in_path};
@@ -26,16 +30,20 @@ pub async fn create(cx: &Ctx) -> Result<Response> {
     let draft = Draft::try_from(cx.json::<CreatePullRequestOption>()?)?;
     let me = &cx.signed_in()?.user;
     let opened = ops::open(&cx.db, &access, poster, me, draft, cx.config.display_tz).await?;
-    let pr = PullRequest::new(&opened.issue, &access.repo, &opened.lookup, &cx.config);
+    let repo = Repository::rendered(&cx.db, &access, &cx.caller, &cx.config).await?;
+    let pr = PullRequest::new(
+        &opened.issue,
+        &access.repo,
+        &repo,
+        &opened.lookup,
+        &cx.config,
+    );
     cx.reply(StatusCode::CREATED, &pr)
 }
 
 pub async fn get(cx: &Ctx) -> Result<Response> {
     let (access, pr) = pull_in_path(cx).await?;
-    cx.reply(
-        StatusCode::OK,
-        &PullRequest::one(&cx.db, &access.repo, &pr, &cx.config).await?,
-    )
+    render(cx, StatusCode::OK, &access, pr).await
 }
 
 /// `PATCH /pulls/{index}`: the poster or a writer on pull requests (else
@@ -46,10 +54,17 @@ pub async fn edit(cx: &Ctx) -> Result<Response> {
     let body = cx.json::<EditPullRequestOption>()?;
     let tz = cx.config.display_tz;
     let updated = ops::edit(&cx.db, &access, editor, pr, body.into(), tz).await?;
-    cx.reply(
-        StatusCode::CREATED,
-        &PullRequest::one(&cx.db, &access.repo, &updated, &cx.config).await?,
-    )
+    render(cx, StatusCode::CREATED, &access, updated).await
+}
+
+async fn render(
+    cx: &Ctx,
+    status: StatusCode,
+    access: &RepoContext,
+    pr: IssueRecord,
+) -> Result<Response> {
+    let prs = PullRequest::in_repo(&cx.db, access, &cx.caller, &[pr], &cx.config).await?;
+    cx.reply(status, &prs[0])
 }
 
 /// `POST /pulls/{index}/merge`: writers on pull requests; merging twice, or

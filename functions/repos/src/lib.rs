@@ -3,7 +3,9 @@
 //! `shared::repos::access`, computed once per request.
 
 mod collaborators;
+mod git;
 mod labels;
+mod lists;
 mod repos;
 
 use shared::{
@@ -16,7 +18,7 @@ use shared::{
         Archived::{Administration, Free, Locked},
         Guard::{Scope, SignedIn},
         Limits,
-        Sees::{self, BodyPrivate, Caller, OrgWide, Owner, Repo, Team},
+        Sees::{self, BodyPrivate, Caller, Filtered, OrgWide, Owner, Repo, Team},
     },
 };
 
@@ -54,6 +56,42 @@ shared::routes! {
     DELETE "/api/v1/repos/{owner}/{repo}" {
         guard: Scope(Repository), archived: Administration, sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
     } => repos::delete;
+    // Lists across owners (`tea repos`, `tea repos search`), assignees,
+    // topics (Gitea: any reader lists, admins write) and branch heads
+    // (no git here: CI reports a head with the POST, an extension).
+    GET "/api/v1/user/repos" {
+        guard: SignedIn(Repository), archived: Free, sees: &[Filtered], idempotent: false, limits: Limits::list(&[]),
+    } => lists::mine;
+    GET "/api/v1/repos/search" {
+        guard: Scope(Repository), archived: Free, sees: &[Filtered], idempotent: false, limits: Limits::list(&[]),
+    } => lists::search;
+    GET "/api/v1/repos/{owner}/{repo}/assignees" {
+        guard: Scope(Repository), archived: Free, sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
+    } => lists::assignees;
+    GET "/api/v1/repos/{owner}/{repo}/topics" {
+        guard: Scope(Repository), archived: Free, sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
+    } => repos::topics;
+    PUT "/api/v1/repos/{owner}/{repo}/topics" {
+        guard: Scope(Repository), archived: Administration, sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
+    } => repos::set_topics;
+    PUT "/api/v1/repos/{owner}/{repo}/topics/{topic}" {
+        guard: Scope(Repository), archived: Administration, sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
+    } => repos::add_topic;
+    DELETE "/api/v1/repos/{owner}/{repo}/topics/{topic}" {
+        guard: Scope(Repository), archived: Administration, sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
+    } => repos::delete_topic;
+    POST "/api/v1/repos/{owner}/{repo}/git/refs" {
+        guard: Scope(Repository), archived: Locked, sees: Sees::REPO, idempotent: true, limits: Limits::SMALL,
+    } => git::set;
+    GET "/api/v1/repos/{owner}/{repo}/git/refs" {
+        guard: Scope(Repository), archived: Free, sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
+    } => git::list;
+    GET "/api/v1/repos/{owner}/{repo}/git/refs/{ref}" {
+        guard: Scope(Repository), archived: Free, sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
+    } => git::find;
+    GET "/api/v1/repos/{owner}/{repo}/git/refs/{ref}/{name}" {
+        guard: Scope(Repository), archived: Free, sees: Sees::REPO, idempotent: false, limits: Limits::SMALL,
+    } => git::find;
     PUT "/api/v1/repos/{owner}/{repo}/collaborators/{collaborator}" {
         guard: Scope(Repository), archived: Administration, sees: &[Repo("owner", "repo"), Owner("collaborator")], idempotent: false, limits: Limits::SMALL,
     } => collaborators::put;

@@ -1,14 +1,16 @@
 //! Repository create, read, edit and delete (rules in `shared::repos`).
 
 use lambda_http::http::StatusCode;
+use serde_json::json;
 use shared::{
     Result,
     accounts::users::UserRecord,
-    http::{Ctx, Response, extract},
+    http::{Ctx, Response, extract, paging},
     repos::{
         self, Namespace, NewRepo, RepoRecord, RepoStats,
         access::{Permission, RepoContext},
         options::{CreateRepoOption, EditRepoOption},
+        topics::{self, RepoTopicOptions},
         views::Repository,
     },
 };
@@ -73,5 +75,36 @@ pub async fn edit(cx: &Ctx) -> Result<Response> {
 pub async fn delete(cx: &Ctx) -> Result<Response> {
     let access = extract::repo_access(cx).await?.owner(&cx.caller)?;
     repos::delete(&cx.db, &access.repo).await?;
+    cx.no_content()
+}
+
+/// `GET /topics`: Gitea's `{"topics": [...]}` by name, paged (at most 25).
+pub async fn topics(cx: &Ctx) -> Result<Response> {
+    let access = extract::repo_access(cx).await?;
+    let all: Vec<&String> = access.repo.topics.iter().collect();
+    let mut res = cx.reply(StatusCode::OK, &json!({"topics": cx.page().slice(&all)}))?;
+    paging::set_headers(&mut res, None, all.len() as u64);
+    Ok(res)
+}
+
+/// `PUT /topics`: repository admins replace every topic.
+pub async fn set_topics(cx: &Ctx) -> Result<Response> {
+    let access = extract::repo_admin(cx).await?;
+    let new = topics::parse_all(&cx.json::<RepoTopicOptions>()?.topics)?;
+    topics::replace(&cx.db, &access.repo, new).await?;
+    cx.no_content()
+}
+
+/// `PUT /topics/{topic}`: repository admins add one.
+pub async fn add_topic(cx: &Ctx) -> Result<Response> {
+    let access = extract::repo_admin(cx).await?;
+    topics::add(&cx.db, &access.repo, topics::parse_one(cx.param("topic"))?).await?;
+    cx.no_content()
+}
+
+/// `DELETE /topics/{topic}`: repository admins remove one (404 if absent).
+pub async fn delete_topic(cx: &Ctx) -> Result<Response> {
+    let access = extract::repo_admin(cx).await?;
+    topics::remove(&cx.db, &access.repo, topics::parse_one(cx.param("topic"))?).await?;
     cx.no_content()
 }

@@ -92,9 +92,9 @@ async fn archived_repositories_refuse_content_writes_and_allow_administration() 
     }
     assert_eq!(
         administration.len(),
-        10,
+        13,
         "settings, two collaborator routes, five hook routes (create, edit, \
-         delete, redeliver, test), two team-grant routes"
+         delete, redeliver, test), three topic routes, two team-grant routes"
     );
 
     // Unarchived, content takes writes again; archived again, the

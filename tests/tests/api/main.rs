@@ -54,6 +54,7 @@ mod search_filters;
 mod search_index;
 mod storage;
 mod stream;
+mod tea;
 mod team_ids;
 mod times;
 mod webhooks;

@@ -30,8 +30,10 @@ use crate::{
 
 /// The attributes the checks read of items that are not issues, comments,
 /// index documents or listing entries.
-const KEPT: [&str; 65] = [
+const KEPT: [&str; 66] = [
     "pk",
+    // Public repositories' listing entries.
+    "archived",
     "sk",
     // Hook counters (`HOOK#N`).
     "n",

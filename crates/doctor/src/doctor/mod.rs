@@ -105,6 +105,14 @@ pub enum Fix {
     /// A key-only item is missing (a milestone membership, an index
     /// listing entry).
     PutKey,
+    /// A small derived item is missing or outdated (a public repository's
+    /// listing entry, an owner's id item): put whole, with these texts,
+    /// numbers and flags.
+    PutAttributes {
+        texts: std::collections::BTreeMap<String, String>,
+        numbers: std::collections::BTreeMap<String, i64>,
+        flags: std::collections::BTreeMap<String, bool>,
+    },
     /// A comment's listing entry is missing or carries the wrong time.
     PutStub(Stub),
     /// An issue's index document is missing (`stored_rev` none) or differs

@@ -27,6 +27,17 @@ pub async fn repair(db: &Db, sealer: &Arc<Sealer>, report: &mut Report) -> Resul
     for f in &report.drift {
         match &f.fix {
             Fix::PutKey => puts.push(key(&f.pk, &f.sk)),
+            Fix::PutAttributes {
+                texts,
+                numbers,
+                flags,
+            } => {
+                let mut item = key(&f.pk, &f.sk);
+                item.extend(texts.iter().map(|(k, v)| (k.clone(), db::s(v))));
+                item.extend(numbers.iter().map(|(k, v)| (k.clone(), db::n(*v))));
+                item.extend(flags.iter().map(|(k, v)| (k.clone(), db::b(*v))));
+                puts.push(item)
+            }
             Fix::PutStub(stub) => puts.push(stub.item(&f.pk, &f.sk)),
             Fix::Delete => deletes.push(key(&f.pk, &f.sk)),
             Fix::Inspect => skipped += 1,
@@ -173,7 +184,9 @@ async fn apply(db: &Db, sealer: &Arc<Sealer>, f: &Finding) -> Result<(), DbError
         Fix::Seal { attributes } => seal(db, sealer, &f.pk, k, attributes).await,
         Fix::AssignIds => assign_ids(db, &f.pk, k).await,
         // Batched by `repair`, or nothing to do.
-        Fix::PutKey | Fix::PutStub(_) | Fix::Delete | Fix::Inspect => Ok(()),
+        Fix::PutKey | Fix::PutAttributes { .. } | Fix::PutStub(_) | Fix::Delete | Fix::Inspect => {
+            Ok(())
+        }
     }
 }
 

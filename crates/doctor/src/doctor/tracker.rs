@@ -78,7 +78,92 @@ pub fn check(inv: &Inventory) -> Vec<Finding> {
     }
     grants_elsewhere(&mut out, inv, &live);
     teams(&mut out, inv);
+    derived(&mut out, inv);
     out
+}
+
+/// Items derived from settings and profiles: the public repositories'
+/// listing (`REPOLIST#public`, one entry per public repository) and the
+/// owners' id items. A release without them leaves them missing: the
+/// repair files them (and drops entries of repositories no longer public).
+fn derived(out: &mut Vec<Finding>, inv: &Inventory) {
+    let mut want: HashMap<String, (i64, String, String, bool)> = HashMap::new();
+    let owners = inv
+        .partitions
+        .iter()
+        .filter(|(pk, _)| pk.starts_with("OWNER#"));
+    for (_, items) in owners {
+        for i in items {
+            let sk = text(i, "sk");
+            if sk == keys::PROFILE {
+                let id = number(i, "id");
+                let stored = inv.get(&format!("OWNERID#{id}"), "OWNERID");
+                if stored.is_none_or(|s| text(s, "name") != text(i, "name")) {
+                    let texts = [("name".to_string(), text(i, "name").to_string())];
+                    out.push(Finding {
+                        pk: format!("OWNERID#{id}"),
+                        sk: "OWNERID".into(),
+                        ..finding("owner's id item", i, put(&texts, &[], &[]))
+                    });
+                }
+            } else if sk.starts_with(keys::REPO_NAME_PREFIX) && !flag(i, "private") {
+                let (owner, name) = (text(i, "owner"), text(i, "name"));
+                let entry = keys::public_repo_entry(owner, name);
+                let value = (
+                    number(i, "id"),
+                    owner.into(),
+                    name.into(),
+                    flag(i, "archived"),
+                );
+                want.insert(text(&entry, "sk").to_string(), value);
+            }
+        }
+    }
+    let stored = inv.partitions.get(keys::PUBLIC_REPOS_PK);
+    // An outdated entry of a public repository is put again below.
+    for e in stored.into_iter().flatten() {
+        if !want.contains_key(text(e, "sk")) {
+            out.push(finding(
+                "listing entry of a repository no longer public",
+                e,
+                Fix::Delete,
+            ));
+        }
+    }
+    let mut missing: Vec<_> = want
+        .into_iter()
+        .filter(|(sk, (id, owner, name, archived))| {
+            !inv.get(keys::PUBLIC_REPOS_PK, sk).is_some_and(|e| {
+                number(e, "id") == *id
+                    && text(e, "owner") == owner
+                    && text(e, "name") == name
+                    && flag(e, "archived") == *archived
+            })
+        })
+        .collect();
+    missing.sort();
+    for (sk, (id, owner, name, archived)) in missing {
+        let texts = [("owner".to_string(), owner), ("name".to_string(), name)];
+        let fix = put(
+            &texts,
+            &[("id".to_string(), id)],
+            &[("archived".to_string(), archived)],
+        );
+        let key = keys::key(keys::PUBLIC_REPOS_PK, &sk);
+        out.push(finding(
+            "public repository missing from the listing",
+            &key,
+            fix,
+        ));
+    }
+}
+
+fn put(texts: &[(String, String)], numbers: &[(String, i64)], flags: &[(String, bool)]) -> Fix {
+    Fix::PutAttributes {
+        texts: texts.iter().cloned().collect(),
+        numbers: numbers.iter().cloned().collect(),
+        flags: flags.iter().cloned().collect(),
+    }
 }
 
 fn repository(
@@ -388,6 +473,79 @@ mod tests {
                 &[("id", n(7)), ("num_issues", n(1))],
             ),
         ]
+    }
+
+    #[test]
+    fn the_public_listing_and_owner_ids_follow_settings_and_profiles() {
+        let mut items = repo();
+        items.push(keyed(
+            "OWNER#o",
+            "PROFILE",
+            &[("id", n(3)), ("name", s("O"))],
+        ));
+        items.push(keyed("OWNERID#4", "OWNERID", &[("name", s("p"))]));
+        items.push(keyed(
+            "REPOLIST#public",
+            "gone#o",
+            &[("id", n(9)), ("owner", s("o")), ("name", s("gone"))],
+        ));
+        let found = check(&inventory(items.clone()));
+        let of = |what: &str| found.iter().filter(|f| f.what == what).collect::<Vec<_>>();
+        let put = |pk: &str, sk: &str| {
+            of("public repository missing from the listing")
+                .into_iter()
+                .chain(of("owner's id item"))
+                .find(|f| f.pk == pk && f.sk == sk)
+                .map(|f| f.fix.clone())
+        };
+        let Some(Fix::PutAttributes {
+            texts,
+            numbers,
+            flags,
+        }) = put("REPOLIST#public", "r#o")
+        else {
+            panic!("the public repository is filed: {found:#?}")
+        };
+        assert_eq!(
+            (texts["name"].as_str(), numbers["id"], flags["archived"]),
+            ("r", 1, false)
+        );
+        let Some(Fix::PutAttributes { texts, .. }) = put("OWNERID#3", "OWNERID") else {
+            panic!("the owner's id is filed")
+        };
+        assert_eq!(texts["name"], "O");
+        let stale = of("listing entry of a repository no longer public");
+        assert_eq!((stale.len(), stale[0].sk.as_str()), (1, "gone#o"));
+
+        // Filed: nothing more to do; a private repository is not listed.
+        items.push(keyed(
+            "REPOLIST#public",
+            "r#o",
+            &[
+                ("id", n(1)),
+                ("owner", s("o")),
+                ("name", s("r")),
+                ("archived", Value::Bool(false)),
+            ],
+        ));
+        items.push(keyed("OWNERID#3", "OWNERID", &[("name", s("O"))]));
+        items.push(keyed(
+            "OWNER#o",
+            "REPO#secret",
+            &[
+                ("id", n(2)),
+                ("owner", s("o")),
+                ("name", s("secret")),
+                ("private", Value::Bool(true)),
+            ],
+        ));
+        let found = check(&inventory(items));
+        assert!(of_what(&found, "public repository missing from the listing").is_empty());
+        assert!(of_what(&found, "owner's id item").is_empty());
+    }
+
+    fn of_what<'a>(found: &'a [Finding], what: &str) -> Vec<&'a Finding> {
+        found.iter().filter(|f| f.what == what).collect()
     }
 
     #[test]

@@ -54,6 +54,7 @@ pub async fn create(db: &Db, creator: &UserRecord, new: NewOrg) -> Result<UserRe
         &teams::owners(team_id, &org.name),
         Some(&creator.name),
     )?;
+    users::put_owner_id(&mut tx, &org)?;
     db.transact(tx)
         .await
         .map_err(|e| match e.failed_condition() {
@@ -132,4 +133,54 @@ pub async fn visible_teams(
     require_member(db, caller, &org).await?;
     let teams = teams::list(db, &org.name).await?;
     Ok((org, teams))
+}
+
+/// The organisations `user` belongs to (lower-case names, in name order):
+/// one query of their memberships, whose sort keys lead with the
+/// organisation's name. Grows with the user's memberships, not with the
+/// installation.
+async fn member_of(db: &Db, user: &str) -> Result<Vec<String>> {
+    let items = db
+        .query_prefix(&crate::db::keys::owner_pk(user), "MEMBER#")
+        .await?;
+    let mut orgs: Vec<String> = items
+        .iter()
+        .filter_map(|i| i.get("org").and_then(|v| v.as_s().ok()).cloned())
+        .collect();
+    orgs.dedup();
+    Ok(orgs)
+}
+
+/// The organisations `user` belongs to that the caller may see, by name
+/// (Gitea's `GET /users/{username}/orgs` and `/user/orgs`): public ones to
+/// everyone, limited ones to signed-in callers, private ones to their
+/// members and site admins; `public-only` tokens see public ones only.
+/// Memberships carry no visibility of their own here: every membership
+/// shows as public (Gitea's `DEFAULT_ORG_MEMBER_VISIBLE = true`).
+pub async fn of_member(db: &Db, caller: &Caller, user: &UserRecord) -> Result<Vec<UserRecord>> {
+    let me = caller.principal();
+    let admin = me.is_some_and(principal::Principal::is_site_admin);
+    let self_view = me.is_some_and(|p| p.user.id == user.id);
+    let (theirs, mine) = tokio::try_join!(member_of(db, &user.name), async {
+        match me {
+            Some(p) if !admin && !self_view => member_of(db, &p.user.name).await,
+            _ => Ok(Vec::new()),
+        }
+    })?;
+    let keys: Vec<_> = theirs.iter().map(|o| crate::db::keys::owner(o)).collect();
+    let mut found: Vec<UserRecord> = Vec::new();
+    for chunk in keys.chunks(100) {
+        for item in db.batch_get(chunk.to_vec()).await? {
+            found.push(crate::db::from_item(item)?);
+        }
+    }
+    found.retain(|org| match org.visibility {
+        _ if !org.is_org() => false,
+        Visibility::Public => true,
+        _ if caller.public_only() => false,
+        Visibility::Limited => me.is_some(),
+        Visibility::Private => admin || self_view || mine.contains(&org.lower_name()),
+    });
+    found.sort_by_key(UserRecord::lower_name);
+    Ok(found)
 }

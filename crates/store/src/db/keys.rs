@@ -22,6 +22,12 @@ pub fn owner(name: &str) -> Item {
 }
 
 /// Uniqueness guard for an e-mail address.
+/// An owner's name by id (attribute `name`): what Gitea's `uid`
+/// parameters resolve. Written with the owner, after every guard.
+pub fn owner_by_id(id: i64) -> Item {
+    key(&format!("OWNERID#{id}"), "OWNERID")
+}
+
 pub fn email(address: &str) -> Item {
     key(&format!("EMAIL#{}", fold(address)), "EMAIL")
 }
@@ -114,6 +120,28 @@ pub fn repo_team(repo_id: i64, team_id: i64) -> Item {
 /// The team side of a team's repository grant.
 pub fn team_repo(team_id: i64, repo_id: i64) -> Item {
     key(&team_pk(team_id), &format!("REPO#{repo_id:020}"))
+}
+
+/// Branch and tag heads a repository was told of (`refs/heads/<branch>`,
+/// as sent: git ref names are case-sensitive), and their count.
+pub const REF_PREFIX: &str = "REF#";
+
+pub fn repo_ref(repo_id: i64, full_ref: &str) -> Item {
+    key(&repo_pk(repo_id), &format!("{REF_PREFIX}{full_ref}"))
+}
+
+pub fn repo_ref_count(repo_id: i64) -> Item {
+    key(&repo_pk(repo_id), "REF#N")
+}
+
+/// The installation's public repositories by name (the base-table
+/// listing `/repos/search` walks, strongly consistent): one item each,
+/// sort key `<lower name>#<lower owner>`, so names sort as Gitea's
+/// `alpha` does and one name's repositories stay together.
+pub const PUBLIC_REPOS_PK: &str = "REPOLIST#public";
+
+pub fn public_repo_entry(owner: &str, repo: &str) -> Item {
+    key(PUBLIC_REPOS_PK, &format!("{}#{}", fold(repo), fold(owner)))
 }
 
 pub const LABEL_PREFIX: &str = "LABEL#";

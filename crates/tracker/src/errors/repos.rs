@@ -40,6 +40,11 @@ impl From<E> for Error {
             E::ForeignTeam { team, org } => {
                 Error::NotFound(format!("team {team} does not belong to {org}"))
             }
+            E::ListTooBroad(why) | E::BadListParam(why) => Error::Unprocessable(why),
+            E::Topics(body) => Error::UnprocessableWith(body),
+            E::NoSuchTopic(topic) => {
+                Error::NotFound(format!("topic does not exist [name: {topic}]"))
+            }
             E::Accounts(e) => e.into(),
             E::Db(e) => e.into(),
         }

@@ -5,6 +5,7 @@
 use std::collections::{HashMap, HashSet};
 
 use serde::Serialize;
+use serde_json::Value;
 
 use super::IssueRecord;
 use crate::{
@@ -13,10 +14,11 @@ use crate::{
         users::{UserRecord, Users},
         views::User,
     },
+    auth::Caller,
     db::{self, Consistency, Db, Item, keys},
     labels::{Label, LabelRecord},
     milestones::{Milestone, MilestoneRecord},
-    repos::RepoRecord,
+    repos::{RepoRecord, access::RepoContext, refs::RefRecord, views::Repository},
     time,
 };
 
@@ -45,6 +47,13 @@ pub struct Lookup {
     users: Users,
     labels: HashMap<i64, LabelRecord>,
     milestones: HashMap<(i64, i64), MilestoneRecord>,
+    /// Branch heads CI reported, by repository and full ref name.
+    refs: HashMap<(i64, String), String>,
+}
+
+/// The full ref name of a pull request's branch.
+fn head_ref(branch: &str) -> String {
+    format!("refs/heads/{branch}")
 }
 
 impl Lookup {
@@ -72,6 +81,11 @@ impl Lookup {
             }
             if i.milestone != 0 {
                 wanted.add(keys::milestone(i.repo_id, i.milestone));
+            }
+            if i.is_pull {
+                for b in [&i.head, &i.base].into_iter().filter(|b| !b.is_empty()) {
+                    wanted.add(keys::repo_ref(i.repo_id, &head_ref(b)));
+                }
             }
         }
         let mut out = Lookup::default();
@@ -110,6 +124,12 @@ impl Lookup {
             } else if sk.starts_with(keys::MILESTONE_PREFIX) {
                 let m: MilestoneRecord = db::from_item(item)?;
                 self.milestones.insert((m.repo_id, m.id), m);
+            } else if sk.starts_with(keys::REF_PREFIX) {
+                let repo = db::text(&item, "pk").trim_start_matches("REPO#").parse();
+                let r: RefRecord = db::from_item(item)?;
+                if let Ok(repo) = repo {
+                    self.refs.insert((repo, r.name), r.sha);
+                }
             }
         }
         Ok(())
@@ -129,6 +149,7 @@ impl Lookup {
                 .into_iter()
                 .map(|m| ((m.repo_id, m.id), m))
                 .collect(),
+            refs: HashMap::new(),
         }
     }
 
@@ -290,7 +311,9 @@ impl Issue {
     }
 }
 
-/// A branch end of a pull request.
+/// A branch end of a pull request. `sha` is the head CI last reported
+/// for the branch (`POST /git/refs`), empty when none was; `repo` is the
+/// repository as its GET renders it (records are same-repository).
 #[derive(Serialize)]
 pub struct Branch {
     pub label: String,
@@ -298,6 +321,7 @@ pub struct Branch {
     pub git_ref: String,
     pub sha: String,
     pub repo_id: i64,
+    pub repo: Value,
 }
 
 /// Gitea's `PullRequest` (the fields a record without git can fill).
@@ -336,42 +360,59 @@ pub struct PullRequest {
 }
 
 impl PullRequest {
+    /// Renders one pull request of `repo` (`repo_json`: its rendering).
     pub async fn one(
         db: &Db,
         repo: &RepoRecord,
+        repo_json: &Value,
         pr: &IssueRecord,
         config: &Config,
     ) -> Result<PullRequest> {
         let repos = HashMap::from([(repo.id, repo.clone())]);
         let lookup = Lookup::load(db, &repos, std::slice::from_ref(pr)).await?;
-        Ok(PullRequest::new(pr, repo, &lookup, config))
+        Ok(PullRequest::new(pr, repo, repo_json, &lookup, config))
     }
 
-    /// Renders a page of pull requests with one batched read.
-    pub async fn many(
+    /// Renders pull requests of the repository `access` resolved, for the
+    /// caller: the repository's counters (for `base.repo`) and what the
+    /// pulls refer to are read at once.
+    pub async fn in_repo(
         db: &Db,
-        repos: &HashMap<i64, RepoRecord>,
+        access: &RepoContext,
+        caller: &Caller,
         prs: &[IssueRecord],
         config: &Config,
     ) -> Result<Vec<PullRequest>> {
-        let lookup = Lookup::load(db, repos, prs).await?;
+        let repos = HashMap::from([(access.repo.id, access.repo.clone())]);
+        let (repo_json, lookup) = tokio::join!(
+            Repository::rendered(db, access, caller, config),
+            Lookup::load(db, &repos, prs)
+        );
+        let (repo_json, lookup) = (repo_json?, lookup?);
         Ok(prs
             .iter()
-            .filter_map(|p| {
-                repos
-                    .get(&p.repo_id)
-                    .map(|r| PullRequest::new(p, r, &lookup, config))
-            })
+            .map(|p| PullRequest::new(p, &access.repo, &repo_json, &lookup, config))
             .collect())
     }
 
-    pub fn new(pr: &IssueRecord, repo: &RepoRecord, lookup: &Lookup, config: &Config) -> Self {
+    pub fn new(
+        pr: &IssueRecord,
+        repo: &RepoRecord,
+        repo_json: &Value,
+        lookup: &Lookup,
+        config: &Config,
+    ) -> Self {
         let issue = Issue::new(pr, repo, lookup, config);
         let branch = |name: &str| Branch {
             label: name.to_string(),
             git_ref: name.to_string(),
-            sha: String::new(),
+            sha: lookup
+                .refs
+                .get(&(repo.id, head_ref(name)))
+                .cloned()
+                .unwrap_or_default(),
             repo_id: repo.id,
+            repo: repo_json.clone(),
         };
         PullRequest {
             id: issue.id,

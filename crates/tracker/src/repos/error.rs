@@ -39,6 +39,17 @@ pub enum Error {
     Blocked(String),
     #[error("team {team} is not of {org}")]
     ForeignTeam { team: i64, org: String },
+    /// Topics refused, with Gitea's body (`invalidTopics`).
+    #[error("invalid topics: {0}")]
+    Topics(serde_json::Value),
+    #[error("no topic {0}")]
+    NoSuchTopic(String),
+    /// A listing past its bounds (examined entries, sources, window).
+    #[error("{0}")]
+    ListTooBroad(String),
+    /// A listing parameter this service does not serve.
+    #[error("{0}")]
+    BadListParam(String),
     #[error(transparent)]
     Accounts(#[from] accounts::Error),
     #[error(transparent)]

@@ -5,11 +5,14 @@
 pub mod access;
 pub mod collaborators;
 mod error;
+pub mod lists;
 pub mod model;
 pub mod options;
+pub mod refs;
 pub mod scope;
 mod service;
 pub mod store;
+pub mod topics;
 pub mod views;
 
 pub use error::{Error, Result};

@@ -41,6 +41,10 @@ pub struct RepoRecord {
     pub default_branch: String,
     pub created: i64,
     pub updated: i64,
+    /// Topics, by name: a string set on the item, written by
+    /// `store::settings_item` and the topic updates (`topics`).
+    #[serde(default, skip_serializing)]
+    pub topics: std::collections::BTreeSet<String>,
 }
 
 fn yes() -> bool {
@@ -117,6 +121,7 @@ impl RepoStats {
             default_branch: String::new(),
             created: 0,
             updated: 0,
+            topics: Default::default(),
         })
         .filter(|r| !r.name.is_empty())
     }
@@ -255,6 +260,7 @@ pub fn new_record(id: i64, owner: &str, new: NewRepo, now: i64) -> RepoRecord {
         default_branch: new.default_branch,
         created: now,
         updated: now,
+        topics: Default::default(),
     }
 }
 

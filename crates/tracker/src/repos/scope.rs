@@ -106,9 +106,19 @@ pub struct Viewer<'a> {
 
 impl<'a> Viewer<'a> {
     pub async fn load(db: &Db, caller: &'a Caller) -> Result<Self> {
+        Self::load_with(db, caller, false).await
+    }
+
+    /// Like [`Viewer::load`], reading a site admin's grants too (what they
+    /// were given, not what they may see: `GET /user/repos`).
+    pub async fn load_given(db: &Db, caller: &'a Caller) -> Result<Self> {
+        Self::load_with(db, caller, true).await
+    }
+
+    async fn load_with(db: &Db, caller: &'a Caller, admins_too: bool) -> Result<Self> {
         let me = caller.principal();
         let admin = me.is_some_and(Principal::is_site_admin);
-        let grants = match me.filter(|_| !admin) {
+        let grants = match me.filter(|_| admins_too || !admin) {
             Some(p) => grants(db, p).await?,
             None => Grants::default(),
         };

@@ -22,6 +22,33 @@ pub fn settings_item(repo: &RepoRecord) -> Result<db::Item> {
         db::s(keys::repos_by_visibility(repo.private)),
     );
     item.insert("gsi2sk".into(), db::s(fold(&repo.full_name())));
+    if let Some(topics) = super::topics::attribute(repo) {
+        item.insert("topics".into(), topics);
+    }
+    Ok(item)
+}
+
+/// A public repository's entry in the installation's listing
+/// (`keys::PUBLIC_REPOS_PK`, what `/repos/search` walks): small, so a walk
+/// reads thousands for a few read units. Kept by create, save and delete,
+/// in their transactions.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct ListEntry {
+    pub id: i64,
+    pub owner: String,
+    pub name: String,
+    #[serde(default)]
+    pub archived: bool,
+}
+
+fn list_entry(repo: &RepoRecord) -> Result<db::Item> {
+    let mut item = db::to_item(&ListEntry {
+        id: repo.id,
+        owner: repo.owner.clone(),
+        name: repo.name.clone(),
+        archived: repo.archived,
+    })?;
+    item.extend(keys::public_repo_entry(&repo.owner, &repo.name));
     Ok(item)
 }
 
@@ -43,6 +70,9 @@ pub async fn create(db: &Db, owner: &UserRecord, new: NewRepo) -> Result<RepoRec
     tx.put_if_absent(settings)?
         .put_if_absent(stats)?
         .put(outbox::event(db, repo.id, outbox::REPO_CREATED, &repo)?)?;
+    if !repo.private {
+        tx.put(list_entry(&repo)?)?;
+    }
     db.transact(tx)
         .await
         .map_err(|e| match e.failed_condition() {
@@ -86,6 +116,17 @@ pub async fn save(db: &Db, old_name: &str, repo: &RepoRecord) -> Result<()> {
             .set("has_pull_requests", db::b(repo.has_pull_requests)),
         None,
     )?;
+    // The public listing follows the name and the visibility (a renamed
+    // repository's old entry goes; one key is written at most once).
+    let renamed = !same(old_name, &repo.name);
+    if renamed {
+        tx.delete(keys::public_repo_entry(&repo.owner, old_name))?;
+    }
+    if !repo.private {
+        tx.put(list_entry(repo)?)?;
+    } else if !renamed {
+        tx.delete(keys::public_repo_entry(&repo.owner, &repo.name))?;
+    }
     db.transact(tx)
         .await
         .map_err(|e| match e.failed_condition() {
@@ -107,6 +148,7 @@ pub async fn delete(db: &Db, repo: &RepoRecord) -> Result<()> {
     let mut tx = db.tx();
     tx.delete_existing(keys::repo_name(&repo.owner, &repo.name))?
         .delete(keys::repo_stats(repo.id))?
+        .delete(keys::public_repo_entry(&repo.owner, &repo.name))?
         .put(outbox::event(db, repo.id, outbox::REPO_DELETED, repo)?)?;
     db.transact(tx)
         .await
@@ -116,12 +158,13 @@ pub async fn delete(db: &Db, repo: &RepoRecord) -> Result<()> {
         })?;
     db::cleanup(
         db,
-        "grants, hooks, comments and reactions of a deleted repository",
+        "grants, hooks, comments, reactions and refs of a deleted repository",
         async {
             remove_grants(db, repo.id).await?;
             remove_under(db, repo.id, keys::HOOK_PREFIX).await?;
             remove_under(db, repo.id, keys::COMMENT_PREFIX).await?;
-            remove_under(db, repo.id, keys::REACTION_PREFIX).await
+            remove_under(db, repo.id, keys::REACTION_PREFIX).await?;
+            remove_under(db, repo.id, keys::REF_PREFIX).await
         },
     )
     .await;

@@ -4,10 +4,14 @@
 
 use serde::Serialize;
 
-use super::{RepoRecord, RepoStats, access::Permission};
+use super::{
+    RepoRecord, RepoStats,
+    access::{Permission, RepoContext},
+};
 use crate::{
     Config,
     accounts::{principal::Caller, teams::AccessMode, users::UserRecord, views::User},
+    db::Db,
     time,
 };
 
@@ -89,6 +93,27 @@ pub struct Repository {
 }
 
 impl Repository {
+    /// The repository as its GET renders it for the caller, as JSON (what
+    /// a pull request's `base.repo` and `head.repo` carry): one read of
+    /// its counters.
+    pub async fn rendered(
+        db: &Db,
+        access: &RepoContext,
+        caller: &Caller,
+        config: &Config,
+    ) -> crate::Result<serde_json::Value> {
+        let stats = super::stats(db, access.repo.id).await?;
+        let view = Self::new(
+            &access.repo,
+            &access.owner,
+            &stats,
+            &access.perm,
+            caller,
+            config,
+        );
+        serde_json::to_value(view).map_err(|e| crate::Error::Internal(e.to_string()))
+    }
+
     pub fn new(
         repo: &RepoRecord,
         owner: &UserRecord,
@@ -176,7 +201,7 @@ impl Repository {
             mirror_interval: String::new(),
             object_format_name: "sha1".into(),
             mirror_updated: zero,
-            topics: Vec::new(),
+            topics: repo.topics.iter().cloned().collect(),
             licenses: Vec::new(),
         }
     }

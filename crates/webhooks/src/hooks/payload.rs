@@ -138,6 +138,11 @@ pub async fn render(
         config,
     );
     let sender = sender(db, config, h).await?;
+    // A pull request's `base.repo` and `head.repo`.
+    let repo_json = || {
+        serde_json::to_value(&repository)
+            .map_err(|e| crate::Error::Internal(format!("a repository did not render: {e}")))
+    };
     let json = match &h.subject {
         Subject::Repo(_) => serde_json::to_vec(&RepositoryPayload {
             action: h.action,
@@ -161,7 +166,8 @@ pub async fn render(
                 action: h.action,
                 number: issue.index,
                 changes: h.changes.as_ref(),
-                pull_request: PullRequest::one(db, &facts.repo, issue, config).await?,
+                pull_request: PullRequest::one(db, &facts.repo, &repo_json()?, issue, config)
+                    .await?,
                 requested_reviewer,
                 repository,
                 sender,
@@ -191,7 +197,9 @@ pub async fn render(
                     ..IssueRecord::default()
                 });
             let pull_request = match issue.is_pull {
-                true => Some(PullRequest::one(db, &facts.repo, &issue, config).await?),
+                true => {
+                    Some(PullRequest::one(db, &facts.repo, &repo_json()?, &issue, config).await?)
+                }
                 false => None,
             };
             let mut payload = IssueCommentPayload {

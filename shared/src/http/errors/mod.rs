@@ -42,8 +42,12 @@ impl ToResponse for Error {
             // Coolify answers every malformed request with 400.
             (Error::UnsupportedMediaType(_), Deploy) => StatusCode::BAD_REQUEST,
             (Error::UnsupportedMediaType(_), Tracker) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            (Error::Unprocessable(_), Tracker) => StatusCode::UNPROCESSABLE_ENTITY,
-            (Error::Unprocessable(_), Deploy) => StatusCode::BAD_REQUEST,
+            (Error::Unprocessable(_) | Error::UnprocessableWith(_), Tracker) => {
+                StatusCode::UNPROCESSABLE_ENTITY
+            }
+            (Error::Unprocessable(_) | Error::UnprocessableWith(_), Deploy) => {
+                StatusCode::BAD_REQUEST
+            }
             (Error::Validation(_), Tracker) => StatusCode::UNPROCESSABLE_ENTITY,
             (Error::Validation(_), Deploy) => StatusCode::BAD_REQUEST,
             (Error::Locked(_), _) => StatusCode::LOCKED,
@@ -89,7 +93,7 @@ impl ToResponse for Error {
             other => other.to_string(),
         };
         let body = match (dialect, self) {
-            (_, Error::ConflictWith(body)) => body,
+            (_, Error::ConflictWith(body) | Error::UnprocessableWith(body)) => body,
             (Dialect::Tracker, _) => {
                 let mut body = json!({"message": message, "url": config.url("api/swagger")});
                 if status == StatusCode::NOT_FOUND {

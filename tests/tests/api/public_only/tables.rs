@@ -38,6 +38,19 @@ owner GET    /repos/{owner}/{repo}/labels/{id}
 owner PATCH  /repos/{owner}/{repo}/labels/{id}                       changed
 owner POST   /orgs/{org}/labels                                      label
 owner GET    /orgs/{org}/labels
+me    GET    /user/repos
+owner GET    /repos/search
+me    GET    /user/orgs
+owner GET    /users/{username}/orgs
+owner GET    /repos/{owner}/{repo}/assignees
+owner GET    /repos/{owner}/{repo}/topics
+owner PUT    /repos/{owner}/{repo}/topics                            topics
+owner PUT    /repos/{owner}/{repo}/topics/{topic}
+owner DELETE /repos/{owner}/{repo}/topics/{topic}
+owner POST   /repos/{owner}/{repo}/git/refs                          ref
+owner GET    /repos/{owner}/{repo}/git/refs
+owner GET    /repos/{owner}/{repo}/git/refs/{ref}
+owner GET    /repos/{owner}/{repo}/git/refs/{ref}/{name}
 owner GET    /repos/{owner}/{repo}/milestones
 owner POST   /repos/{owner}/{repo}/milestones                        milestone
 owner GET    /repos/{owner}/{repo}/milestones/{id}

@@ -35,6 +35,17 @@ async fn patch_pull(r: &IssueRepo, who: &TestUser, n: i64, body: Value) -> Reply
         .await
 }
 
+/// A pull request without its ends' `repo`, which renders the repository
+/// for the caller (`permissions`): what two callers' answers share.
+fn sans_repo(mut pr: Value) -> Value {
+    for end in ["base", "head"] {
+        if let Some(o) = pr[end].as_object_mut() {
+            o.remove("repo");
+        }
+    }
+    pr
+}
+
 /// `GET /pulls/{n}` as the owner.
 async fn get_pull(r: &IssueRepo, n: i64) -> Value {
     let path = format!("{}/pulls/{n}", r.repo_path);

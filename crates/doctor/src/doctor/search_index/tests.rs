@@ -90,6 +90,13 @@ pub(crate) fn consistent_table() -> Vec<Item> {
             "PROFILE",
             &[("name", s("O")), ("visibility", s("public"))],
         ),
+        // What a profile and a public repository's settings derive.
+        keyed("OWNERID#0", "OWNERID", &[("name", s("O"))]),
+        keyed(
+            "REPOLIST#public",
+            "r#o",
+            &[("id", n(1)), ("owner", s("O")), ("name", s("r"))],
+        ),
         keyed(
             "OWNER#o",
             "REPO#r",

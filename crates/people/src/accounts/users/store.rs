@@ -34,6 +34,22 @@ pub(in crate::accounts) fn put_new_owner(tx: &mut Tx, rec: &UserRecord) -> Resul
     Ok(())
 }
 
+/// Adds the owner's id item (`keys::owner_by_id`). Unconditional, so it
+/// goes after the guards whose failures name what was taken.
+pub(in crate::accounts) fn put_owner_id(tx: &mut Tx, rec: &UserRecord) -> Result<()> {
+    let mut item = keys::owner_by_id(rec.id);
+    item.insert("name".into(), db::s(&rec.name));
+    tx.put(item)?;
+    Ok(())
+}
+
+/// The name of the owner with id `id`, for owners made since ids were
+/// filed (older ones are not found).
+pub async fn name_by_id(db: &Db, id: i64) -> Result<Option<String>> {
+    let item = db.get(keys::owner_by_id(id)).await?;
+    Ok(item.map(|i| db::text(&i, "name").to_string()))
+}
+
 /// Adds the e-mail guard item (unique addresses across users).
 fn put_email_guard(tx: &mut Tx, email: &str, owner: &str) -> Result<()> {
     let mut item = keys::email(email);
@@ -77,6 +93,7 @@ pub async fn create(db: &Db, new: NewUser) -> Result<UserRecord> {
     let mut tx = db.tx();
     put_new_owner(&mut tx, &rec)?;
     put_email_guard(&mut tx, &rec.email, &rec.name)?;
+    put_owner_id(&mut tx, &rec)?;
     db.transact(tx)
         .await
         .map_err(|e| taken(e, &rec.name, &rec.email))?;

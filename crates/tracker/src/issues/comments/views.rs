@@ -136,6 +136,7 @@ mod tests {
             default_branch: "main".into(),
             created: 0,
             updated: 0,
+            topics: Default::default(),
         };
         let mut c = CommentRecord {
             id: 9,

@@ -360,6 +360,16 @@ impl RepoContext {
         Ok(self)
     }
 
+    /// Write access to the repository itself (Gitea's code writers: what
+    /// may move a branch head), after the same 404-then-401 order.
+    pub fn pusher(self, caller: &Caller) -> Result<Self> {
+        principal::signed_in(caller)?;
+        if self.perm.mode < AccessMode::Write {
+            return Err(Error::NotWriter);
+        }
+        Ok(self)
+    }
+
     /// Repository admins only (settings, collaborators), after the same
     /// 404-then-401 order.
     pub fn admin(self, caller: &Caller) -> Result<Self> {

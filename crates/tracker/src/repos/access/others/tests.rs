@@ -40,6 +40,7 @@ fn ctx(private: bool, org: bool) -> RepoContext {
         default_branch: String::new(),
         created: 0,
         updated: 0,
+        topics: Default::default(),
     };
     RepoContext {
         owner,
