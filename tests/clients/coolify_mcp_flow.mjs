@@ -451,6 +451,24 @@ async function flow() {
     check(uuids.has(u), `deployment ${u} listed for the application`);
   check(listedDeps.deployments.every((x) => x.application_uuid === app), 'all of this application');
 
+  step('logs (GET /applications/{uuid}/logs): 503 until the runner answered, then the container\'s last lines');
+  // The first read files an ask for the server's runner, which its next
+  // claim picks up; the API masks what it sends.
+  const asked = await mcp.call('logs', { resource: 'application', uuid: app, lines: 5 });
+  check(asked.isError || asked.text.startsWith('Error'), `the first read waits for the runner: ${asked.text}`);
+  check(/runner/.test(asked.text), `it says why: ${asked.text}`);
+  let containerLogs;
+  for (const until = Date.now() + 45_000; ; ) {
+    const r = await mcp.call('logs', { resource: 'application', uuid: app, lines: 5 });
+    if (!r.isError && !r.text.startsWith('Error')) {
+      containerLogs = r.text;
+      break;
+    }
+    check(Date.now() < until, `no logs after 45 s: ${r.text}; runner: ${runnerErr}`);
+    await sleep(1000);
+  }
+  check(containerLogs.includes('fake docker logs: step output'), `the container's lines: ${containerLogs}`);
+
   step('the runner stops; what the stand-in docker was asked to do');
   await stopRunner();
   const record = readFileSync(dockerLog, 'utf8');
@@ -458,7 +476,15 @@ async function flow() {
     .split('\n')
     .filter((l) => l.startsWith('args\t'))
     .map((l) => l.split('\t').slice(1));
-  const verbs = invocations.map((a) => (a[0] === 'rm' ? 'rm' : `${a[0]} ${a.at(-1)}`));
+  // The log ask's probe and tail, apart from the deployments' steps.
+  same(
+    invocations.filter((a) => a[0] === 'inspect' || a[0] === 'logs').map((a) => a.join(' ')),
+    [`inspect --format {{.State.Running}} ${app}`, `logs --tail 5 ${app}`],
+    'the log ask\'s docker calls',
+  );
+  const verbs = invocations
+    .filter((a) => a[0] !== 'inspect' && a[0] !== 'logs')
+    .map((a) => (a[0] === 'rm' ? 'rm' : `${a[0]} ${a.at(-1)}`));
   same(
     verbs,
     [
@@ -499,6 +525,28 @@ async function flow() {
     check(!record.includes(s), `secret ${s} in the docker record`);
     check(!logs.some((l) => l.includes(s)), `secret ${s} in a deployment log`);
   }
+
+  step('get_infrastructure_overview, server_resources, server_domains, validate_server');
+  const overview = await mcp.ok('get_infrastructure_overview', {});
+  check(overview.errors === undefined, `overview without errors: ${JSON.stringify(overview.errors)}`);
+  check(overview.summary.applications >= 1 && overview.summary.servers >= 1, `overview counts: ${JSON.stringify(overview.summary)}`);
+  same([overview.summary.databases, overview.summary.services], [0, 0], 'no databases or services');
+  check(overview.applications.some((a) => a.uuid === app), 'the application in the overview');
+  const onServer = await mcp.ok('server_resources', { uuid: server });
+  same(onServer.map((r) => [r.uuid, r.type]), [[app, 'application']], 'the server\'s resources');
+  check(Number.isSafeInteger(onServer[0].id), `resource id: ${JSON.stringify(onServer[0])}`);
+  const domains = await mcp.ok('server_domains', { uuid: server });
+  same(domains.map((d) => d.ip), ['203.0.113.9'], 'the server\'s address');
+  const validated = await mcp.ok('validate_server', { uuid: server });
+  same(validated.is_reachable, true, `validated from the runner's calls: ${JSON.stringify(validated)}`);
+
+  step('restart_project_apps and redeploy_project: each finds the project\'s application by environment id');
+  const restarted = await mcp.ok('restart_project_apps', { project_uuid: project });
+  same(restarted.summary, { total: 1, succeeded: 1, failed: 0 }, `restart_project_apps: ${JSON.stringify(restarted)}`);
+  const redeployed = await mcp.ok('redeploy_project', { project_uuid: project });
+  same(redeployed.summary, { total: 1, succeeded: 1, failed: 0 }, `redeploy_project: ${JSON.stringify(redeployed)}`);
+  const queued = await mcp.ok('deployment', { action: 'list_for_app', uuid: app });
+  same(queued.count, 5, 'the restart and the redeploy are queued');
 
   step('clean up: runner credentials revoked; application, server, key and project deleted');
   await expect(200, 'DELETE', `/api/v1/servers/${server}/runners/${cred.uuid}`, { token: rootToken });
