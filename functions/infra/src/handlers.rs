@@ -111,10 +111,18 @@ pub async fn create_server(cx: &Ctx) -> Result<Response> {
     created(cx, &s.uuid)
 }
 
+/// The server; with `?resources=true` (coolify-cli's `server get
+/// --resources`) also what runs on it, as `/servers/{uuid}/resources` lists.
 pub async fn get_server(cx: &Ctx) -> Result<Response> {
     let team = deploy_team(cx)?;
+    let with_resources = flag(cx, "resources", false)?;
     let s = servers::find(&cx.db, &team, cx.param("uuid")).await?;
-    cx.reply(StatusCode::OK, &views::server(&s))
+    let mut v = views::server(&s);
+    if with_resources {
+        let on = apps::on_server(&cx.db, &team, &s.server.uuid).await?;
+        v["resources"] = on.iter().map(views::server_resource).collect();
+    }
+    cx.reply(StatusCode::OK, &v)
 }
 
 pub async fn update_server(cx: &Ctx) -> Result<Response> {
@@ -337,8 +345,10 @@ pub async fn server_resources(cx: &Ctx) -> Result<Response> {
     let team = deploy_team(cx)?;
     let s = servers::find(&cx.db, &team, cx.param("uuid")).await?;
     let on = apps::on_server(&cx.db, &team, &s.server.uuid).await?;
-    let listed: Vec<Value> = on.iter().map(views::server_resource).collect();
-    cx.reply(StatusCode::OK, &listed)
+    cx.reply(
+        StatusCode::OK,
+        &on.iter().map(views::server_resource).collect::<Vec<_>>(),
+    )
 }
 
 pub async fn server_domains(cx: &Ctx) -> Result<Response> {
@@ -352,6 +362,7 @@ pub async fn server_domains(cx: &Ctx) -> Result<Response> {
 /// from what the server's runners reported.
 pub async fn validate_server(cx: &Ctx) -> Result<Response> {
     let team = deploy_team(cx)?;
+    runners::parse_validate(cx.json_object_if_any()?)?;
     let s = servers::find(&cx.db, &team, cx.param("uuid")).await?;
     let answer = runners::validate(&cx.db, &team, &s.server.uuid).await?;
     cx.reply(StatusCode::CREATED, &answer)

@@ -172,6 +172,21 @@ pub async fn last_heard(db: &Db, team: &Team, server: &str) -> Result<Option<(St
 /// least every 30 s.
 const ALIVE_SECS: i64 = 3 * 60;
 
+/// Reads a validate's optional body: coolify-cli sends `{"install":
+/// bool}` (Coolify installs Docker over SSH; a runner's server has it
+/// already, so it changes nothing here). Anything else is refused.
+pub fn parse_validate(body: Option<Map<String, Value>>) -> Result<()> {
+    let mut problems = Problems::default();
+    for (k, v) in body.iter().flatten() {
+        match (k.as_str(), v) {
+            ("install", Value::Bool(_)) => {}
+            ("install", _) => problems.add(k, "The install field must be true or false."),
+            _ => problems.add(k, "This field is not allowed."),
+        }
+    }
+    problems.into_result()
+}
+
 /// Coolify's validation of a server, answered from what its runners
 /// report: this API never connects to a server itself. `is_reachable` is
 /// whether one of them called within the last three minutes.

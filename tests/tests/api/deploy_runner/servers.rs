@@ -208,6 +208,19 @@ async fn a_server_lists_its_resources_and_domains_and_is_validated_by_its_runner
             assert!(x[k].is_string(), "{k} in {x}");
         }
     }
+    // coolify-cli's `server get --resources` asks the server with them.
+    let r = t
+        .get(&format!("/servers/{}?resources=true", t.server))
+        .await;
+    assert_eq!(r.status, 200, "{:?}", r.body);
+    assert_eq!(r.body["resources"], json!(listed));
+    let r = t.get(&format!("/servers/{}", t.server)).await;
+    assert!(r.body.get("resources").is_none(), "{:?}", r.body);
+    let r = t
+        .get(&format!("/servers/{}?resources=maybe", t.server))
+        .await;
+    assert_eq!(r.status, 400, "{:?}", r.body);
+    assert!(r.body["errors"]["resources"].is_array(), "{:?}", r.body);
     let r = t.get(&format!("/servers/{elsewhere}/resources")).await;
     assert_eq!(r.body.as_array().map(|l| l.len()), Some(1), "{:?}", r.body);
     assert_eq!(r.body[0]["uuid"], json!(placed));
@@ -233,6 +246,18 @@ async fn a_server_lists_its_resources_and_domains_and_is_validated_by_its_runner
             "{:?}",
             r.body
         );
+    }
+    // coolify-cli's body is accepted; anything else is refused.
+    let path = format!("/servers/{}/validate", t.server);
+    let r = t.call("POST", &path, Some(json!({"install": true}))).await;
+    assert_eq!(r.status, 201, "{:?}", r.body);
+    for (body, field) in [
+        (json!({"install": "yes"}), "install"),
+        (json!({"force": true}), "force"),
+    ] {
+        let r = t.call("POST", &path, Some(body.clone())).await;
+        assert_eq!(r.status, 400, "{body}: {:?}", r.body);
+        assert!(r.body["errors"][field].is_array(), "{body}: {:?}", r.body);
     }
     let runner = Runner::new(&t, &t.server).await;
     assert_eq!(runner.claim().await, None);
