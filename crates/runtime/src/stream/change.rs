@@ -55,6 +55,11 @@ pub struct Change {
 
 impl Change {
     /// The item's partition key (empty if the keys lack it).
+    /// The item was deleted (it was there, and is no longer).
+    pub fn removed(&self) -> bool {
+        self.old.is_some() && self.new.is_none()
+    }
+
     pub fn pk(&self) -> &str {
         key(&self.keys, table::PK)
     }

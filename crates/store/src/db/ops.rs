@@ -179,6 +179,26 @@ impl Db {
         }
     }
 
+    /// The first `n` items of `q`, page after page (each page asks for
+    /// what is still wanted, at most 1,000): what a listing reads to show
+    /// a window that ends at `n`.
+    pub async fn query_first(&self, q: Query, n: usize) -> Result<Vec<Item>, DbError> {
+        let mut items = Vec::new();
+        let mut start = q.start.clone();
+        while items.len() < n {
+            let left = (n - items.len()).min(1_000) as i32;
+            let page = self
+                .query_page(q.clone().limit(left).after(start.take()))
+                .await?;
+            items.extend(page.items);
+            match page.next {
+                Some(k) => start = Some(k),
+                None => break,
+            }
+        }
+        Ok(items)
+    }
+
     /// How many items `q` matches, if at most `max`; `None` past it. The
     /// pages stop once `max` is passed, so the cost is bounded by `max`
     /// items whatever the range holds.

@@ -43,8 +43,8 @@ const MAX_EDITED: usize = 2_000;
 /// entries, in case some comments went since their entries were read.
 const SLACK: usize = 10;
 
-/// `since` / `before` (Unix seconds, inclusive) on the comment's
-/// `updated` time, as Gitea filters.
+/// `since` / `before` (Unix seconds, inclusive) on a listed item's time: a
+/// comment's `updated`, a tracked time's `created`, as Gitea filters.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Window {
     pub since: Option<i64>,

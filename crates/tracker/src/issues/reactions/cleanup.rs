@@ -21,8 +21,7 @@ impl Handler for Leftovers {
         change.pk().starts_with("REPO#")
             && (change.sk().starts_with(keys::COMMENT_PREFIX)
                 || change.sk().starts_with(keys::ISSUE_PREFIX))
-            && change.old.is_some()
-            && change.new.is_none()
+            && change.removed()
     }
 
     fn handle<'a>(&'a self, db: &'a Db, change: &'a Change) -> crate::stream::Handled<'a> {

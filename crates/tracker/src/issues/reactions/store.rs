@@ -136,26 +136,16 @@ pub async fn page(db: &Db, target: &Target, page: Page) -> Result<Listed> {
     }
     let pk = keys::repo_pk(target.repo_id);
     let entries = keys::reaction_entries_prefix(&prefix);
-    let want = skip + take;
-    let mut found: Vec<ReactionRecord> = Vec::new();
-    let mut cursor = None;
-    loop {
-        let left = want - found.len();
-        let q = Query::table(&pk)
-            .prefix(&entries)
-            .limit(left.min(1_000) as i32)
-            .consistency(Consistency::Eventual)
-            .after(cursor.take());
-        let out = db.query_page(q).await?;
-        for item in out.items {
-            found.push(db::from_item(item)?);
-        }
-        match out.next {
-            Some(k) if found.len() < want => cursor = Some(k),
-            _ => break,
-        }
-    }
-    let shown = found.into_iter().skip(skip).take(take).collect();
+    let entries = Query::table(&pk)
+        .prefix(&entries)
+        .consistency(Consistency::Eventual);
+    let found = db.query_first(entries, skip + take).await?;
+    let shown = found
+        .into_iter()
+        .skip(skip)
+        .take(take)
+        .map(db::from_item)
+        .collect::<Result<_, _>>()?;
     Ok(Listed { shown, total })
 }
 

@@ -22,8 +22,7 @@ impl Handler for TimeLeftovers {
     fn wants(&self, change: &Change) -> bool {
         change.pk().starts_with("REPO#")
             && (change.sk().starts_with(keys::ISSUE_PREFIX) || change.sk() == keys::PROFILE)
-            && change.old.is_some()
-            && change.new.is_none()
+            && change.removed()
     }
 
     fn handle<'a>(&'a self, db: &'a Db, change: &'a Change) -> crate::stream::Handled<'a> {

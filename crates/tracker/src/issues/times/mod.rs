@@ -152,18 +152,9 @@ pub fn may_delete(t: &TimeRecord, me: &Principal) -> Result<()> {
     }
 }
 
-/// `since` / `before` (Unix seconds, both included) on `created`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Window {
-    pub since: Option<i64>,
-    pub before: Option<i64>,
-}
-
-impl Window {
-    pub fn is_open(&self) -> bool {
-        self.since.is_none() && self.before.is_none()
-    }
-}
+/// `since` / `before` (Unix seconds, both included), here on a time's
+/// `created`: the comments' window.
+pub use crate::issues::comments::listing::Window;
 
 #[cfg(test)]
 mod tests;

@@ -199,25 +199,15 @@ pub async fn page(
             total,
         });
     }
-    let want = skip + take;
-    let mut found: Vec<TimeRecord> = Vec::new();
-    let mut cursor = None;
-    loop {
-        let left = want - found.len();
-        let q = Query::table(pk)
-            .range(range.clone())
-            .limit(left.min(1_000) as i32)
-            .after(cursor.take());
-        let out = db.query_page(q).await?;
-        for item in out.items {
-            found.push(db::from_item(item)?);
-        }
-        match out.next {
-            Some(k) if found.len() < want => cursor = Some(k),
-            _ => break,
-        }
-    }
-    let shown = found.into_iter().skip(skip).take(take).collect();
+    let found = db
+        .query_first(Query::table(pk).range(range), skip + take)
+        .await?;
+    let shown = found
+        .into_iter()
+        .skip(skip)
+        .take(take)
+        .map(db::from_item)
+        .collect::<Result<_, _>>()?;
     Ok(Listed { shown, total })
 }
 
